@@ -1,0 +1,87 @@
+// `npm test`: format, lint, types, content check, units and conformance (Vitest), then the
+// production build and end-to-end tests (Playwright, real Chromium). Every stage runs even when
+// an earlier one fails, and the last line sums them all: `tests: N passed, N failed`.
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+import path from 'node:path'
+
+process.env.NEXT_TELEMETRY_DISABLED = '1'
+const results = path.join('.data', 'test-results')
+rmSync(results, { recursive: true, force: true })
+mkdirSync(results, { recursive: true })
+
+const bin = (name) => path.join('node_modules', '.bin', name)
+const totals = { passed: 0, failed: 0 }
+const lines = []
+
+function run(label, command, args, env = {}) {
+  console.log(`\n── ${label} ──`)
+  const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } })
+  return result.status === 0
+}
+
+/** A stage that is one check: it passes or fails as a whole. */
+function check(label, command, args) {
+  const ok = run(label, command, args)
+  totals[ok ? 'passed' : 'failed'] += 1
+  lines.push(`${label}: ${ok ? 'passed' : 'FAILED'}`)
+}
+
+check('format', bin('prettier'), ['--check', '.'])
+check('lint', bin('eslint'), ['.', '--max-warnings=0'])
+check('types', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json'])
+check('content', bin('tsx'), ['services/content-api/check-cli.ts'])
+
+// Units and conformance: count each test from Vitest's JSON report.
+const vitestJson = path.join(results, 'vitest.json')
+const vitestOk = run('units and conformance (vitest)', bin('vitest'), ['run'], {
+  VITEST_JSON: vitestJson,
+})
+if (existsSync(vitestJson)) {
+  const report = JSON.parse(readFileSync(vitestJson, 'utf8'))
+  // A file that fails to load has no failed test of its own: count it as one failure.
+  const brokenFiles = (report.testResults ?? []).filter(
+    (file) =>
+      file.status === 'failed' && !file.assertionResults?.some((a) => a.status === 'failed'),
+  ).length
+  const failed =
+    report.numFailedTests +
+    brokenFiles +
+    (vitestOk || report.numFailedTests + brokenFiles > 0 ? 0 : 1)
+  totals.passed += report.numPassedTests
+  totals.failed += failed
+  lines.push(`vitest: ${report.numPassedTests} passed, ${failed} failed`)
+} else {
+  totals.failed += 1
+  lines.push('vitest: FAILED (no report)')
+}
+
+// End to end, against the production build.
+const buildOk = run('build', process.execPath, ['scripts/build-if-needed.mjs'], {
+  SITE_URL: `http://127.0.0.1:${process.env.E2E_PORT || 3217}`,
+})
+if (!buildOk) {
+  totals.failed += 1
+  lines.push('build: FAILED (end-to-end tests not run)')
+} else {
+  const playwrightJson = path.join(results, 'playwright.json')
+  const e2eOk = run('end to end (playwright)', bin('playwright'), ['test'], {
+    PLAYWRIGHT_JSON: playwrightJson,
+  })
+  if (existsSync(playwrightJson)) {
+    const { stats } = JSON.parse(readFileSync(playwrightJson, 'utf8'))
+    const failed = stats.unexpected + stats.flaky + (e2eOk || stats.unexpected ? 0 : 1)
+    totals.passed += stats.expected
+    totals.failed += failed
+    lines.push(
+      `playwright: ${stats.expected} passed, ${failed} failed${stats.skipped ? `, ${stats.skipped} skipped` : ''}`,
+    )
+  } else {
+    totals.failed += 1
+    lines.push('playwright: FAILED (no report)')
+  }
+}
+
+console.log(`\n── summary ──\n${lines.join('\n')}`)
+console.log(`tests: ${totals.passed} passed, ${totals.failed} failed`)
+process.exit(totals.failed === 0 ? 0 : 1)

@@ -1,0 +1,56 @@
+import { parseArgs } from 'node:util'
+import { serve } from '@hono/node-server'
+import { ContentInvalidError, createContentApi } from './app'
+
+/** `npm run content-api -- --port N --content DIR`: the content API on 127.0.0.1:N. */
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string', default: '4010' },
+    content: { type: 'string', default: 'content' },
+    models: { type: 'string', default: '.' },
+    'access-token': { type: 'string' },
+    'rate-limit': { type: 'string' },
+    watch: { type: 'boolean', default: process.env.NODE_ENV !== 'production' },
+  },
+})
+
+const port = Number(values.port)
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`--port: expected a port number from 0 to 65535, got "${values.port}"`)
+  process.exit(2)
+}
+const rateMatch = values['rate-limit']?.match(/^(\d+)(\/s)?$/)
+if (values['rate-limit'] && !rateMatch) {
+  console.error(
+    `--rate-limit: expected requests per second such as 10/s, got "${values['rate-limit']}"`,
+  )
+  process.exit(2)
+}
+
+try {
+  const api = createContentApi({
+    contentDir: values.content,
+    modelsDir: values.models,
+    accessToken: values['access-token'],
+    rateLimit: rateMatch ? Number(rateMatch[1]) : undefined,
+    watch: values.watch,
+  })
+  const server = serve({ fetch: api.fetch, port, hostname: '127.0.0.1' }, (info) => {
+    console.log(
+      `Content API: http://127.0.0.1:${info.port}/api/v2 (content: ${values.content}, ref ${api.store().ref})`,
+    )
+  })
+  const stop = () => {
+    api.close()
+    server.close()
+    process.exit(0)
+  }
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
+} catch (error) {
+  if (error instanceof ContentInvalidError) {
+    console.error(error.report)
+    process.exit(1)
+  }
+  throw error
+}

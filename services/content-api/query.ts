@@ -1,0 +1,424 @@
+import type { Filter, FilterValue } from './filters'
+import {
+  parseTimestamp,
+  type Json,
+  type JsonObject,
+  type StoredDocument,
+  type ContentStore,
+} from './store'
+
+/**
+ * Evaluates parsed filters and orderings against stored documents, the way Prismic's search
+ * does. Comparisons are over the raw field values: strings, numbers, booleans, dates, link ids.
+ */
+
+const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday']
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+]
+
+/** A filter whose arguments do not fit the path or the filter, reported as 400. */
+export class FilterValueError extends Error {
+  constructor(
+    message: string,
+    readonly filter: Filter,
+  ) {
+    super(message)
+    this.name = 'FilterValueError'
+  }
+}
+
+/** The values at `path` in a document: several for group and repeatable fields. */
+export function valuesAt(entry: StoredDocument, path: string): Json[] {
+  const doc = entry.doc
+  switch (path) {
+    case 'document.id':
+      return [doc.id]
+    case 'document.type':
+      return [doc.type]
+    case 'document.tags':
+      return doc.tags
+    case 'document.lang':
+      return [doc.lang]
+    case 'document.first_publication_date':
+      return [doc.first_publication_date]
+    case 'document.last_publication_date':
+      return [doc.last_publication_date]
+  }
+  const [, type, ...fields] = path.split('.')
+  if (type !== doc.type) return []
+  if (fields.length === 1 && fields[0] === 'uid') return doc.uid === null ? [] : [doc.uid]
+  let current: Json[] = [doc.data]
+  for (const field of fields) {
+    const next: Json[] = []
+    for (const value of current) {
+      if (Array.isArray(value)) {
+        for (const item of value) {
+          if (item && typeof item === 'object' && !Array.isArray(item) && field in item)
+            next.push(item[field]!)
+        }
+      } else if (value && typeof value === 'object' && field in value) {
+        next.push((value as JsonObject)[field]!)
+      }
+    }
+    current = next
+  }
+  return current.flatMap((value) => (Array.isArray(value) && !isRichText(value) ? value : [value]))
+}
+
+/** True when `path` restricts results to one custom type (`my.T.*`). */
+export function typeOfPath(path: string | undefined): string | undefined {
+  return path?.startsWith('my.') ? path.split('.')[1] : undefined
+}
+
+function isRichText(value: Json[]): boolean {
+  return (
+    value.length > 0 &&
+    value.every(
+      (block) =>
+        !!block &&
+        typeof block === 'object' &&
+        'type' in (block as object) &&
+        'text' in (block as object),
+    )
+  )
+}
+
+/** A comparable scalar for a field value: link → id, rich text → text, select → string. */
+function scalar(value: Json): string | number | boolean | null {
+  if (value === null || typeof value !== 'object') return value
+  if (Array.isArray(value)) {
+    return isRichText(value)
+      ? value.map((b) => String((b as JsonObject).text ?? '')).join(' ')
+      : null
+  }
+  if (typeof value.id === 'string' && 'link_type' in value) return value.id
+  if (typeof value.url === 'string') return value.url
+  return null
+}
+
+function isEmpty(value: Json): boolean {
+  if (value === null || value === undefined || value === '') return true
+  if (Array.isArray(value)) {
+    if (value.length === 0) return true
+    if (isRichText(value)) return value.every((b) => !String((b as JsonObject).text ?? '').trim())
+    return false
+  }
+  if (typeof value === 'object') {
+    if (value.link_type === 'Any') return true
+    if ('url' in value && (value.url === null || value.url === undefined)) return true
+    return Object.keys(value).length === 0
+  }
+  return false
+}
+
+function equals(value: Json, expected: FilterValue): boolean {
+  const actual = scalar(value)
+  if (actual === null) return false
+  if (typeof expected === 'number') {
+    if (typeof actual === 'number') return actual === expected
+    const ms = typeof actual === 'string' ? toMs(actual) : NaN
+    return !Number.isNaN(ms) && ms === expected
+  }
+  if (typeof expected === 'boolean') return actual === expected
+  return String(actual) === String(expected)
+}
+
+/** Epoch ms for a date field value (`2026-05-01`), a timestamp, or a filter argument. */
+export function toMs(value: FilterValue | Json): number {
+  if (typeof value === 'number') return value
+  if (typeof value !== 'string') return NaN
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return Date.parse(`${value}T00:00:00Z`)
+  return parseTimestamp(value)
+}
+
+function dateParts(value: Json): Date[] {
+  const ms = toMs(value as FilterValue)
+  return Number.isNaN(ms) ? [] : [new Date(ms)]
+}
+
+function weekday(arg: FilterValue, filter: Filter): number {
+  if (typeof arg === 'number' && arg >= 1 && arg <= 7) return arg % 7
+  const index = WEEKDAYS.indexOf(String(arg).toLowerCase())
+  if (index < 0)
+    throw new FilterValueError(
+      `${filter.name} expects a day such as "monday" or 1 to 7, got ${JSON.stringify(arg)}`,
+      filter,
+    )
+  return index
+}
+
+function month(arg: FilterValue, filter: Filter): number {
+  if (typeof arg === 'number' && arg >= 1 && arg <= 12) return arg - 1
+  const index = MONTHS.indexOf(String(arg).toLowerCase())
+  if (index < 0)
+    throw new FilterValueError(
+      `${filter.name} expects a month such as "may" or 1 to 12, got ${JSON.stringify(arg)}`,
+      filter,
+    )
+  return index
+}
+
+function num(arg: FilterValue | undefined, filter: Filter): number {
+  if (typeof arg !== 'number')
+    throw new FilterValueError(
+      `${filter.name} expects a number, got ${JSON.stringify(arg)}`,
+      filter,
+    )
+  return arg
+}
+
+function dateArg(arg: FilterValue | undefined, filter: Filter): number {
+  const ms = arg === undefined ? NaN : toMs(arg)
+  if (Number.isNaN(ms))
+    throw new FilterValueError(
+      `${filter.name} expects a date (epoch milliseconds or ISO 8601), got ${JSON.stringify(arg)}`,
+      filter,
+    )
+  return ms
+}
+
+const words = (text: string) =>
+  text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+
+export type Matcher = (entry: StoredDocument) => boolean
+
+/** Compiles one filter into a predicate over documents (validating its arguments once). */
+export function compileFilter(filter: Filter, store: ContentStore): Matcher {
+  const path = filter.path ?? ''
+  const [a0, a1, a2] = filter.args
+  const values = (entry: StoredDocument) => valuesAt(entry, path)
+  const onDates =
+    (test: (d: Date) => boolean): Matcher =>
+    (entry) =>
+      values(entry).some((v) => dateParts(v).some(test))
+  switch (filter.name) {
+    case 'at':
+      if (Array.isArray(a0)) {
+        if (path !== 'document.tags')
+          throw new FilterValueError(
+            `at takes a list only on document.tags, not on ${path}`,
+            filter,
+          )
+        return (entry) => a0.every((tag) => entry.doc.tags.includes(String(tag)))
+      }
+      return (entry) => values(entry).some((v) => equals(v, a0!))
+    case 'not':
+      if (Array.isArray(a0)) {
+        if (path !== 'document.tags')
+          throw new FilterValueError(
+            `not takes a list only on document.tags, not on ${path}`,
+            filter,
+          )
+        return (entry) => !a0.every((tag) => entry.doc.tags.includes(String(tag)))
+      }
+      return (entry) => !values(entry).some((v) => equals(v, a0!))
+    case 'any':
+    case 'in': {
+      if (!Array.isArray(a0))
+        throw new FilterValueError(
+          `${filter.name} expects a list of values, got ${JSON.stringify(a0)}`,
+          filter,
+        )
+      if (filter.name === 'in' && !(path === 'document.id' || /^my\.[^.]+\.uid$/.test(path))) {
+        throw new FilterValueError(
+          `in works on document.id or my.<type>.uid, not on ${path}`,
+          filter,
+        )
+      }
+      return (entry) => values(entry).some((v) => a0.some((expected) => equals(v, expected)))
+    }
+    case 'fulltext': {
+      if (typeof a0 !== 'string')
+        throw new FilterValueError(`fulltext expects a "string", got ${JSON.stringify(a0)}`, filter)
+      const terms = words(a0)
+      if (path === 'document') return (entry) => terms.every((term) => entry.text.includes(term))
+      return (entry) => {
+        const text: string[] = []
+        for (const v of values(entry)) {
+          const s = scalar(v)
+          if (typeof s === 'string') text.push(s.toLowerCase())
+        }
+        const joined = text.join(' ')
+        return terms.every((term) => joined.includes(term))
+      }
+    }
+    case 'has':
+      return (entry) => values(entry).some((v) => !isEmpty(v))
+    case 'missing':
+      return (entry) =>
+        (typeOfPath(path) === undefined || entry.doc.type === typeOfPath(path)) &&
+        !values(entry).some((v) => !isEmpty(v))
+    case 'similar': {
+      const source = store.byId.get(String(a0))
+      const maxFrequency = num(a1, filter)
+      if (!source) return () => false
+      const documentFrequency = new Map<string, number>()
+      const sourceTerms = new Set(words(source.text).filter((w) => w.length > 2))
+      for (const entry of store.documents) {
+        for (const term of new Set(words(entry.text))) {
+          if (sourceTerms.has(term))
+            documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1)
+        }
+      }
+      const relevant = [...sourceTerms].filter(
+        (t) => (documentFrequency.get(t) ?? 0) <= maxFrequency,
+      )
+      return (entry) => entry !== source && relevant.some((term) => entry.text.includes(term))
+    }
+    case 'number.lt': {
+      const limit = num(a0, filter)
+      return (entry) => values(entry).some((v) => typeof v === 'number' && v < limit)
+    }
+    case 'number.gt': {
+      const limit = num(a0, filter)
+      return (entry) => values(entry).some((v) => typeof v === 'number' && v > limit)
+    }
+    case 'number.inRange': {
+      const low = num(a0, filter)
+      const high = num(a1, filter)
+      return (entry) => values(entry).some((v) => typeof v === 'number' && v >= low && v <= high)
+    }
+    case 'date.after': {
+      const ms = dateArg(a0, filter)
+      return onDates((d) => d.getTime() > ms)
+    }
+    case 'date.before': {
+      const ms = dateArg(a0, filter)
+      return onDates((d) => d.getTime() < ms)
+    }
+    case 'date.between': {
+      const from = dateArg(a0, filter)
+      const to = dateArg(a1, filter)
+      return onDates((d) => d.getTime() >= from && d.getTime() <= to)
+    }
+    case 'date.day-of-month':
+      return onDates((d) => d.getUTCDate() === num(a0, filter))
+    case 'date.day-of-month-after':
+      return onDates((d) => d.getUTCDate() > num(a0, filter))
+    case 'date.day-of-month-before':
+      return onDates((d) => d.getUTCDate() < num(a0, filter))
+    case 'date.day-of-week': {
+      const day = weekday(a0!, filter)
+      return onDates((d) => d.getUTCDay() === day)
+    }
+    case 'date.day-of-week-after': {
+      // Monday is the first day of Prismic's week, Sunday the last.
+      const day = (weekday(a0!, filter) + 6) % 7
+      return onDates((d) => (d.getUTCDay() + 6) % 7 > day)
+    }
+    case 'date.day-of-week-before': {
+      const day = (weekday(a0!, filter) + 6) % 7
+      return onDates((d) => (d.getUTCDay() + 6) % 7 < day)
+    }
+    case 'date.month': {
+      const m = month(a0!, filter)
+      return onDates((d) => d.getUTCMonth() === m)
+    }
+    case 'date.month-after': {
+      const m = month(a0!, filter)
+      return onDates((d) => d.getUTCMonth() > m)
+    }
+    case 'date.month-before': {
+      const m = month(a0!, filter)
+      return onDates((d) => d.getUTCMonth() < m)
+    }
+    case 'date.year':
+      return onDates((d) => d.getUTCFullYear() === num(a0, filter))
+    case 'date.hour':
+      return onDates((d) => d.getUTCHours() === num(a0, filter))
+    case 'date.hour-after':
+      return onDates((d) => d.getUTCHours() > num(a0, filter))
+    case 'date.hour-before':
+      return onDates((d) => d.getUTCHours() < num(a0, filter))
+    case 'geopoint.near': {
+      const lat = num(a0, filter)
+      const lng = num(a1, filter)
+      const km = num(a2, filter)
+      return (entry) =>
+        values(entry).some((v) => {
+          const d = geoDistance(v, lat, lng)
+          return d !== undefined && d <= km
+        })
+    }
+  }
+  throw new FilterValueError(`unknown filter ${filter.name}`, filter)
+}
+
+/** Kilometres from a GeoPoint field value to (lat, lng), by the haversine formula. */
+export function geoDistance(value: Json, lat: number, lng: number): number | undefined {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined
+  const { latitude, longitude } = value as { latitude?: unknown; longitude?: unknown }
+  if (typeof latitude !== 'number' || typeof longitude !== 'number') return undefined
+  const rad = Math.PI / 180
+  const dLat = (latitude - lat) * rad
+  const dLng = (longitude - lng) * rad
+  const h =
+    Math.sin(dLat / 2) ** 2 +
+    Math.cos(lat * rad) * Math.cos(latitude * rad) * Math.sin(dLng / 2) ** 2
+  return 2 * 6371 * Math.asin(Math.sqrt(h))
+}
+
+export type Ordering = { path: string; desc: boolean }
+
+/** Reads `[my.post.date desc,document.first_publication_date]` (brackets optional). */
+export function parseOrderings(value: string): Ordering[] {
+  const inner = value.trim().replace(/^\[/, '').replace(/\]$/, '')
+  return inner
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => {
+      const [path, direction] = part.split(/\s+/)
+      return { path: path!, desc: direction?.toLowerCase() === 'desc' }
+    })
+}
+
+function sortKey(entry: StoredDocument, path: string): string | number | undefined {
+  if (path === 'document.first_publication_date') return entry.firstPublished
+  if (path === 'document.last_publication_date') return entry.lastPublished
+  const value = valuesAt(entry, path)[0]
+  if (value === undefined) return undefined
+  const s = scalar(value)
+  if (s === null) return undefined
+  if (typeof s === 'number') return s
+  if (typeof s === 'boolean') return s ? 1 : 0
+  const ms = /^\d{4}-\d{2}-\d{2}/.test(s) ? toMs(s) : NaN
+  return Number.isNaN(ms) ? s.toLowerCase() : ms
+}
+
+/** Sorts in place by the orderings; documents without a value come last, ties keep id order. */
+export function sortDocuments(entries: StoredDocument[], orderings: Ordering[]): StoredDocument[] {
+  const keyed = entries.map((entry) => ({
+    entry,
+    keys: orderings.map((o) => sortKey(entry, o.path)),
+  }))
+  keyed.sort((a, b) => {
+    for (let i = 0; i < orderings.length; i++) {
+      const x = a.keys[i]
+      const y = b.keys[i]
+      if (x === y) continue
+      if (x === undefined) return 1
+      if (y === undefined) return -1
+      const cmp =
+        typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y))
+      if (cmp !== 0) return orderings[i]!.desc ? -cmp : cmp
+    }
+    return a.entry.doc.id < b.entry.doc.id ? -1 : a.entry.doc.id > b.entry.doc.id ? 1 : 0
+  })
+  return keyed.map((k) => k.entry)
+}

@@ -1,0 +1,71 @@
+import type { ContentStore, PrismicApiDocument } from './store'
+
+/**
+ * Prismic's route resolver (`routes` parameter): fills each document's and link's `url` from
+ * path patterns such as `/:lang/:uid`. `:lang?` is left out for the master language.
+ */
+
+export type Route = {
+  type: string
+  path: string
+  uid?: string
+  lang?: string
+  resolvers?: Record<string, string>
+}
+
+/** Reads the `routes` query parameter (JSON); throws with a readable message when malformed. */
+export function parseRoutes(value: string | null): Route[] {
+  if (!value) return []
+  const parsed: unknown = JSON.parse(value)
+  const list = Array.isArray(parsed) ? parsed : [parsed]
+  return list.map((route, i) => {
+    if (
+      !route ||
+      typeof route !== 'object' ||
+      typeof route.type !== 'string' ||
+      typeof route.path !== 'string'
+    ) {
+      throw new Error(`route ${i} needs a "type" and a "path"`)
+    }
+    return route as Route
+  })
+}
+
+/** The URL of a document by the first route that fits it, or null when none does. */
+export function resolveRoute(
+  routes: Route[],
+  doc: Pick<PrismicApiDocument, 'type' | 'uid' | 'lang'>,
+  store: Pick<ContentStore, 'masterLang'>,
+): string | null {
+  const candidates = routes.filter(
+    (r) =>
+      r.type === doc.type &&
+      (r.uid === undefined || r.uid === doc.uid) &&
+      (r.lang === undefined || r.lang === doc.lang),
+  )
+  // Routes that name a uid or a language are more specific than those that do not.
+  candidates.sort(
+    (a, b) =>
+      Number(b.uid !== undefined) +
+      Number(b.lang !== undefined) -
+      (Number(a.uid !== undefined) + Number(a.lang !== undefined)),
+  )
+  for (const route of candidates) {
+    let ok = true
+    const url = route.path.replace(
+      /:([A-Za-z_][\w.]*)(\?)?/g,
+      (_, name: string, optional?: string) => {
+        let value: string | null = null
+        if (name === 'lang') value = optional && doc.lang === store.masterLang ? '' : doc.lang
+        else if (name === 'uid') value = doc.uid
+        if (value === null || (value === '' && !optional)) {
+          if (!optional) ok = false
+          return ''
+        }
+        return value
+      },
+    )
+    if (ok) return url.replace(/\/{2,}/g, '/').replace(/(.)\/$/, '$1') || '/'
+  }
+  return null
+}

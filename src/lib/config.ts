@@ -1,0 +1,236 @@
+import { z } from 'zod'
+
+/**
+ * Every environment variable Facet reads, validated in one place. `loadConfig` runs at build
+ * (from `next.config.ts`) and at start, so a bad value stops the site with one message that names
+ * each bad variable, instead of surfacing later as a blank page or a stuck form.
+ */
+
+const REPOSITORY_NAME = /^[a-zA-Z0-9][-a-zA-Z0-9]*$/
+
+const EMAILJS_REQUIRED = [
+  'NEXT_PUBLIC_EMAILJS_PUBLIC_KEY',
+  'NEXT_PUBLIC_EMAILJS_SERVICE_ID',
+  'NEXT_PUBLIC_EMAILJS_CONTACT_TEMPLATE_ID',
+  'NEXT_PUBLIC_EMAILJS_NEWSLETTER_TEMPLATE_ID',
+] as const
+
+const optionalString = z
+  .string()
+  .trim()
+  .transform((value) => (value === '' ? undefined : value))
+  .optional()
+
+const booleanFlag = (name: string) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === '') return undefined
+      if (value === 'true' || value === '1') return true
+      if (value === 'false' || value === '0') return false
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected "true" or "false" for ${name}, got "${value}"`,
+      })
+      return z.NEVER
+    })
+
+const envSchema = z.object({
+  PORT: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === '') return 3000
+      const port = Number(value)
+      if (!Number.isInteger(port) || port < 0 || port > 65535) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `expected a port number from 0 to 65535, got "${value}"`,
+        })
+        return z.NEVER
+      }
+      return port
+    }),
+  SITE_URL: optionalString.pipe(
+    z
+      .url({
+        protocol: /^https?$/,
+        error: 'expected an absolute http(s) URL such as https://example.com',
+      })
+      .optional(),
+  ),
+  PRISMIC_REPOSITORY: optionalString.pipe(
+    z
+      .string()
+      .refine((value) => REPOSITORY_NAME.test(value) || isContentApiUrl(value), {
+        error: (issue) =>
+          `expected a Prismic repository name (such as "my-studio") or a Content API URL ending in /api/v2 (such as "https://my-studio.cdn.prismic.io/api/v2"), got "${String(issue.input)}"`,
+      })
+      .optional(),
+  ),
+  PRISMIC_ACCESS_TOKEN: optionalString,
+  PRISMIC_WEBHOOK_SECRET: optionalString,
+  CONTENT_DIR: optionalString,
+  OUTBOX_DIR: optionalString,
+  OUTBOX_TOKEN: optionalString,
+  SMTP_URL: optionalString.pipe(
+    z
+      .url({
+        protocol: /^smtps?$/,
+        error: 'expected an smtp:// or smtps:// URL such as smtp://user:pass@host:587',
+      })
+      .optional(),
+  ),
+  NEXT_PUBLIC_EMAILJS_PUBLIC_KEY: optionalString,
+  NEXT_PUBLIC_EMAILJS_SERVICE_ID: optionalString,
+  NEXT_PUBLIC_EMAILJS_CONTACT_TEMPLATE_ID: optionalString,
+  NEXT_PUBLIC_EMAILJS_NEWSLETTER_TEMPLATE_ID: optionalString,
+  NEXT_PUBLIC_EMAILJS_BLOCK_HEADLESS: booleanFlag('NEXT_PUBLIC_EMAILJS_BLOCK_HEADLESS'),
+  NEXT_PUBLIC_EMAILJS_BLOCK_LIST: optionalString,
+  NEXT_PUBLIC_EMAILJS_THROTTLE_MS: optionalString.transform((value, ctx) => {
+    if (value === undefined) return undefined
+    const ms = Number(value)
+    if (!/^\d+$/.test(value) || !Number.isSafeInteger(ms)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected a whole number of milliseconds such as 10000, got "${value}"`,
+      })
+      return z.NEVER
+    }
+    return ms
+  }),
+})
+
+/** True when `value` is an absolute http(s) URL whose path ends in `/api/v2`. */
+export function isContentApiUrl(value: string): boolean {
+  try {
+    const url = new URL(value)
+    return /^https?:$/.test(url.protocol) && /\/api\/v2\/?$/.test(url.pathname)
+  } catch {
+    return false
+  }
+}
+
+/** Where content comes from: the embedded content API over a folder, or a Prismic endpoint. */
+export type ContentConfig =
+  | { mode: 'local'; contentDir: string; accessToken?: string }
+  | { mode: 'hosted'; repository: string; accessToken?: string }
+
+/** Where mail goes: the embedded mail API, or hosted EmailJS. */
+export type MailConfig = {
+  mode: 'local' | 'hosted'
+  publicKey: string
+  serviceId: string
+  templates: { contact: string; newsletter: string }
+  blockHeadless: boolean
+  blockList: string[]
+  throttleMs: number
+  outboxDir: string
+  outboxToken?: string
+  smtpUrl?: string
+}
+
+/** The validated configuration of the whole site. */
+export type Config = {
+  port: number
+  siteUrl: string
+  content: ContentConfig
+  mail: MailConfig
+  webhookSecret?: string
+}
+
+/** The ids the embedded mail API accepts in local mode; hosted mode replaces them with env. */
+export const LOCAL_MAIL_IDS = {
+  publicKey: 'facet-local-public-key',
+  serviceId: 'facet-local',
+  templates: { contact: 'contact', newsletter: 'newsletter' },
+} as const
+
+/** Thrown when the environment is invalid; its message names every bad variable. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(
+      `Facet cannot start: ${problems.length} environment variable${problems.length === 1 ? ' is' : 's are'} invalid.\n` +
+        problems.map((problem) => `  - ${problem}`).join('\n') +
+        '\nSee .env.example for every variable and what it expects.',
+    )
+    this.name = 'ConfigError'
+  }
+}
+
+/**
+ * Validates `env` and returns the site's configuration, or throws a `ConfigError` that lists
+ * every problem at once.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(env)
+  const problems: string[] = []
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      problems.push(`${issue.path.join('.')}: ${issue.message}`)
+    }
+  }
+
+  const setEmailJs = EMAILJS_REQUIRED.filter((name) => (env[name] ?? '').trim() !== '')
+  if (setEmailJs.length > 0 && setEmailJs.length < EMAILJS_REQUIRED.length) {
+    for (const name of EMAILJS_REQUIRED) {
+      if (!setEmailJs.includes(name)) {
+        problems.push(
+          `${name}: missing; hosted EmailJS needs all of ${EMAILJS_REQUIRED.join(', ')} (set ${setEmailJs.join(', ')}), or none of them for the embedded mail API`,
+        )
+      }
+    }
+  }
+
+  if (problems.length > 0 || !parsed.success) throw new ConfigError(problems)
+  const e = parsed.data
+
+  const content: ContentConfig = e.PRISMIC_REPOSITORY
+    ? { mode: 'hosted', repository: e.PRISMIC_REPOSITORY, accessToken: e.PRISMIC_ACCESS_TOKEN }
+    : {
+        mode: 'local',
+        contentDir: e.CONTENT_DIR ?? 'content',
+        accessToken: e.PRISMIC_ACCESS_TOKEN,
+      }
+
+  const hostedMail = setEmailJs.length === EMAILJS_REQUIRED.length
+  const mail: MailConfig = {
+    mode: hostedMail ? 'hosted' : 'local',
+    publicKey: hostedMail ? e.NEXT_PUBLIC_EMAILJS_PUBLIC_KEY! : LOCAL_MAIL_IDS.publicKey,
+    serviceId: hostedMail ? e.NEXT_PUBLIC_EMAILJS_SERVICE_ID! : LOCAL_MAIL_IDS.serviceId,
+    templates: hostedMail
+      ? {
+          contact: e.NEXT_PUBLIC_EMAILJS_CONTACT_TEMPLATE_ID!,
+          newsletter: e.NEXT_PUBLIC_EMAILJS_NEWSLETTER_TEMPLATE_ID!,
+        }
+      : { ...LOCAL_MAIL_IDS.templates },
+    blockHeadless: e.NEXT_PUBLIC_EMAILJS_BLOCK_HEADLESS ?? false,
+    blockList: (e.NEXT_PUBLIC_EMAILJS_BLOCK_LIST ?? '')
+      .split(',')
+      .map((value) => value.trim())
+      .filter(Boolean),
+    throttleMs: e.NEXT_PUBLIC_EMAILJS_THROTTLE_MS ?? 0,
+    outboxDir: e.OUTBOX_DIR ?? '.data/outbox',
+    outboxToken: e.OUTBOX_TOKEN,
+    smtpUrl: e.SMTP_URL,
+  }
+
+  return {
+    port: e.PORT,
+    siteUrl: (e.SITE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    content,
+    mail,
+    webhookSecret: e.PRISMIC_WEBHOOK_SECRET,
+  }
+}
+
+let cached: Config | undefined
+
+/** The configuration of this process, validated once. */
+export function getConfig(): Config {
+  cached ??= loadConfig()
+  return cached
+}

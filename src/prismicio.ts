@@ -1,0 +1,55 @@
+import * as prismic from '@prismicio/client'
+import { enableAutoPreviews } from '@prismicio/next'
+import { getConfig } from '@/lib/config'
+import { EMBEDDED_BASE_PATH, embeddedFetch } from '@/lib/content/embedded'
+
+/**
+ * The route resolver: where each routable document type lives. The content API fills every
+ * document's and link's `url` from it.
+ */
+export const routes: prismic.Route[] = [
+  { type: 'page', uid: 'home', path: '/:lang' },
+  { type: 'page', path: '/:lang/:uid' },
+  { type: 'project', path: '/:lang/work/:uid' },
+  { type: 'post', path: '/:lang/journal/:uid' },
+]
+
+/** The Content API endpoint in use: hosted Prismic, any compatible URL, or the embedded API. */
+export function contentEndpoint(): string {
+  const config = getConfig()
+  if (config.content.mode === 'hosted') {
+    const repo = config.content.repository
+    return prismic.isRepositoryEndpoint(repo) ? repo : prismic.getRepositoryEndpoint(repo)
+  }
+  return `${config.siteUrl}${EMBEDDED_BASE_PATH}/api/v2`
+}
+
+/** The repository's name: Prismic's, or a stand-in for an endpoint that is not on prismic.io. */
+function repositoryName(endpoint: string): string {
+  try {
+    return prismic.getRepositoryName(endpoint)
+  } catch {
+    return 'facet-local'
+  }
+}
+
+/**
+ * The one configured Prismic client. In local mode it answers in-process from the embedded
+ * content API; in hosted mode it reaches Prismic (or the URL in `PRISMIC_REPOSITORY`), with
+ * previews enabled.
+ */
+export function createClient(config: prismic.ClientConfig = {}): prismic.Client {
+  const settings = getConfig()
+  const endpoint = contentEndpoint()
+  const client = prismic.createClient(repositoryName(endpoint), {
+    documentAPIEndpoint: endpoint,
+    routes,
+    accessToken: settings.content.accessToken,
+    ...(settings.content.mode === 'local'
+      ? { fetch: embeddedFetch }
+      : { fetchOptions: { next: { tags: ['prismic'] } } }),
+    ...config,
+  })
+  if (settings.content.mode === 'hosted') enableAutoPreviews({ client })
+  return client
+}
