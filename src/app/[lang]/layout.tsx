@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react'
 import { notFound } from 'next/navigation'
 import { getLanguages } from '@/lib/content/languages'
+import { createClient } from '@/prismicio'
 import { inter } from '@/styles/fonts'
 import '../globals.css'
 
@@ -23,11 +24,12 @@ export default async function LangLayout({
   const { lang } = await params
   const { ids } = await getLanguages()
   if (!ids.includes(lang)) notFound()
+  const settings = await createClient().getSingle('settings', { lang })
   return (
     <html lang={lang} className={inter.variable}>
       <body>
         <a className="skip-link" href="#main">
-          {lang.startsWith('fr') ? 'Aller au contenu' : 'Skip to content'}
+          {settings.data.skip_link_label}
         </a>
         {children}
       </body>
