@@ -1,0 +1,368 @@
+// `npm run bench`: builds if needed, starts the production server, and measures every page and
+// service beside a baseline. Writes bench/report.md, bench/report.json and bench/chart.svg.
+// Measured figures live here and in the report, never in tests (times flake; bytes do not).
+import { spawn, spawnSync } from 'node:child_process'
+import { createServer } from 'node:http'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { parseArgs } from 'node:util'
+import path from 'node:path'
+import autocannon from 'autocannon'
+import lighthouse from 'lighthouse'
+import desktopConfig from 'lighthouse/core/config/desktop-config.js'
+import * as chromeLauncher from 'chrome-launcher'
+import { buildIfNeeded } from '../scripts/build-if-needed.mjs'
+import { measureBundles } from '../scripts/lib/bundles.mjs'
+
+const { values: args } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '3' },
+    'server-seconds': { type: 'string', default: '10' },
+    quick: { type: 'boolean', default: false },
+    'skip-lighthouse': { type: 'boolean', default: false },
+  },
+})
+const RUNS = args.quick ? 1 : Number(args.runs)
+const SERVER_SECONDS = args.quick ? 3 : Number(args['server-seconds'])
+const PORT = Number(process.env.BENCH_PORT || 3400)
+const ORIGIN = `http://127.0.0.1:${PORT}`
+const CHROME = process.env.CHROME_PATH || '/usr/bin/chromium'
+const CHROME_FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--enable-unsafe-swiftshader',
+]
+
+/** The DESIGN.md budgets. */
+const BUDGET = {
+  performance: 95,
+  accessibility: 100,
+  bestPractices: 100,
+  seo: 100,
+  lcpMs: 1800,
+  tbtMs: 150,
+  cls: 0.02,
+  totalBytes: 1.5 * 1024 * 1024,
+  ownJsGzip: 25 * 1024,
+}
+
+process.env.NEXT_TELEMETRY_DISABLED = '1'
+const env = { ...process.env, SITE_URL: ORIGIN, PORT: String(PORT) }
+buildIfNeeded(env)
+
+const server = spawn(
+  process.execPath,
+  ['node_modules/next/dist/bin/next', 'start', '-p', String(PORT), '-H', '127.0.0.1'],
+  {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  },
+)
+const stopServer = () => {
+  try {
+    process.kill(-server.pid, 'SIGTERM')
+  } catch {
+    /* already stopped */
+  }
+}
+process.on('exit', stopServer)
+
+async function waitFor(url, ms = 60_000) {
+  const until = Date.now() + ms
+  while (Date.now() < until) {
+    try {
+      if ((await fetch(url)).ok) return
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 250))
+  }
+  throw new Error(`${url} did not answer within ${ms} ms`)
+}
+
+/** Finds the first link under `prefix` on a page, so the bench follows the real content. */
+async function firstLink(pagePath, prefix) {
+  try {
+    const html = await (await fetch(`${ORIGIN}${pagePath}`)).text()
+    const match = [...html.matchAll(/href="([^"#?]+)"/g)]
+      .map((m) => m[1])
+      .find((href) => href.startsWith(prefix) && href !== prefix)
+    return match ?? null
+  } catch {
+    return null
+  }
+}
+
+const median = (list) => {
+  const sorted = [...list].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)]
+}
+
+async function runLighthouse(url, formFactor) {
+  const results = []
+  for (let i = 0; i < RUNS; i++) {
+    const chrome = await chromeLauncher.launch({ chromePath: CHROME, chromeFlags: CHROME_FLAGS })
+    try {
+      const config = formFactor === 'desktop' ? desktopConfig : undefined
+      const { lhr } = await lighthouse(
+        url,
+        { port: chrome.port, output: 'json', logLevel: 'error' },
+        config,
+      )
+      const scripts = lhr.audits['resource-summary']?.details?.items?.find(
+        (item) => item.resourceType === 'script',
+      )
+      results.push({
+        performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+        accessibility: Math.round((lhr.categories.accessibility?.score ?? 0) * 100),
+        bestPractices: Math.round((lhr.categories['best-practices']?.score ?? 0) * 100),
+        seo: Math.round((lhr.categories.seo?.score ?? 0) * 100),
+        lcpMs: Math.round(lhr.audits['largest-contentful-paint']?.numericValue ?? NaN),
+        tbtMs: Math.round(lhr.audits['total-blocking-time']?.numericValue ?? NaN),
+        cls: Number((lhr.audits['cumulative-layout-shift']?.numericValue ?? NaN).toFixed(3)),
+        totalBytes: Math.round(lhr.audits['total-byte-weight']?.numericValue ?? NaN),
+        jsBytes: Math.round(scripts?.transferSize ?? 0),
+        failing: Object.values(lhr.audits)
+          .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode === 'binary')
+          .map((a) => a.id),
+        runtimeError: lhr.runtimeError?.message,
+      })
+    } finally {
+      await chrome.kill()
+    }
+  }
+  // The median run by performance score, with each metric's own median beside it.
+  const keys = [
+    'performance',
+    'accessibility',
+    'bestPractices',
+    'seo',
+    'lcpMs',
+    'tbtMs',
+    'cls',
+    'totalBytes',
+    'jsBytes',
+  ]
+  const out = Object.fromEntries(keys.map((k) => [k, median(results.map((r) => r[k]))]))
+  out.failing = [...new Set(results.flatMap((r) => r.failing))]
+  out.runs = results.length
+  return out
+}
+
+async function cannon(url) {
+  const result = await autocannon({ url, connections: 50, duration: SERVER_SECONDS })
+  return {
+    requestsPerSecond: Math.round(result.requests.average),
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  }
+}
+
+/** The same HTML served from memory by Node's http module: the floor any server is measured by. */
+async function staticBaseline(html) {
+  const body = Buffer.from(html)
+  const srv = createServer((_req, res) => {
+    res.writeHead(200, {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Length': body.length,
+    })
+    res.end(body)
+  })
+  await new Promise((resolve) => srv.listen(0, '127.0.0.1', resolve))
+  const { port } = srv.address()
+  try {
+    return await cannon(`http://127.0.0.1:${port}/`)
+  } finally {
+    srv.close()
+  }
+}
+
+function runScript(name) {
+  const pkg = JSON.parse(readFileSync('package.json', 'utf8'))
+  if (!pkg.scripts?.[name]) return { skipped: `no ${name} script` }
+  const result = spawnSync('npm', ['run', '-s', name], {
+    stdio: 'inherit',
+    env: { ...env, BENCH_ORIGIN: ORIGIN },
+  })
+  return { exitCode: result.status }
+}
+
+function readJson(file) {
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null
+}
+
+const startedAt = new Date().toISOString()
+await waitFor(`${ORIGIN}/en-us`)
+
+const pages = [
+  { name: 'home', path: '/en-us' },
+  { name: 'project', path: await firstLink('/en-us/work', '/en-us/work/') },
+  { name: 'post', path: await firstLink('/en-us/journal', '/en-us/journal/') },
+  { name: 'contact', path: (await fetch(`${ORIGIN}/en-us/contact`)).ok ? '/en-us/contact' : null },
+]
+
+const lighthouseResults = []
+if (!args['skip-lighthouse']) {
+  for (const page of pages) {
+    if (!page.path) {
+      lighthouseResults.push({ page: page.name, path: null, note: 'no such page in the content' })
+      continue
+    }
+    for (const formFactor of ['mobile', 'desktop']) {
+      console.log(`lighthouse ${formFactor} ${page.path} (${RUNS} runs)…`)
+      lighthouseResults.push({
+        page: page.name,
+        path: page.path,
+        formFactor,
+        ...(await runLighthouse(`${ORIGIN}${page.path}`, formFactor)),
+      })
+    }
+  }
+}
+
+console.log(`autocannon: next start vs a static server, ${SERVER_SECONDS} s each, 50 connections…`)
+const html = await (await fetch(`${ORIGIN}/en-us`)).text()
+const nextServer = await cannon(`${ORIGIN}/en-us`)
+const baseline = await staticBaseline(html)
+stopServer()
+
+const bundles = measureBundles()
+console.log('content API bench…')
+const contentRun = runScript('bench:content')
+console.log('3D bench…')
+const threeRun = runScript('bench:three')
+
+const report = {
+  startedAt,
+  machine: { node: process.version, chromium: CHROME },
+  budgets: BUDGET,
+  lighthouse: lighthouseResults,
+  bundles,
+  server: {
+    page: '/en-us',
+    seconds: SERVER_SECONDS,
+    connections: 50,
+    next: nextServer,
+    static: baseline,
+    ratio: Number((nextServer.requestsPerSecond / baseline.requestsPerSecond).toFixed(3)),
+  },
+  content: { run: contentRun, figures: readJson('bench/content.json') },
+  three: { run: threeRun, figures: readJson('bench/three.json') },
+}
+
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`
+const mark = (ok) => (ok ? '✓' : '✗')
+const lhRows = lighthouseResults
+  .filter((r) => r.formFactor)
+  .map((r) => {
+    const ok =
+      r.formFactor !== 'mobile' ||
+      (r.performance >= BUDGET.performance &&
+        r.accessibility >= BUDGET.accessibility &&
+        r.bestPractices >= BUDGET.bestPractices &&
+        r.seo >= BUDGET.seo &&
+        r.lcpMs <= BUDGET.lcpMs &&
+        r.tbtMs <= BUDGET.tbtMs &&
+        r.cls <= BUDGET.cls &&
+        r.totalBytes <= BUDGET.totalBytes)
+    return `| ${r.page} \`${r.path}\` | ${r.formFactor} | ${r.performance} | ${r.accessibility} | ${r.bestPractices} | ${r.seo} | ${r.lcpMs} | ${r.tbtMs} | ${r.cls} | ${kb(r.totalBytes)} | ${kb(r.jsBytes)} | ${mark(ok)} |`
+  })
+const md = `# Facet benchmark report
+
+Made by \`npm run bench\` on ${startedAt} (Node ${process.version}, Chromium at ${CHROME}, 2 cores).
+Lighthouse: median of ${RUNS} run(s) per page and form factor, on the production build (\`next start\`).
+Budgets (DESIGN.md, mobile): Performance ≥ ${BUDGET.performance}; Accessibility, Best Practices, SEO 100; LCP ≤ ${BUDGET.lcpMs} ms; TBT ≤ ${BUDGET.tbtMs} ms; CLS ≤ ${BUDGET.cls}; total ≤ ${kb(BUDGET.totalBytes)}.
+
+## Lighthouse
+
+| page | form | perf | a11y | best | SEO | LCP ms | TBT ms | CLS | total | JS | budget |
+|---|---|---|---|---|---|---|---|---|---|---|---|
+${lhRows.join('\n') || '| (skipped) |'}
+${lighthouseResults
+  .filter((r) => r.failing?.length)
+  .map((r) => `- ${r.page} ${r.formFactor}: failing audits: ${r.failing.join(', ')}`)
+  .join('\n')}
+${lighthouseResults
+  .filter((r) => r.note)
+  .map((r) => `- ${r.page}: ${r.note}`)
+  .join('\n')}
+
+## Bundles (gzipped, initial scripts of each prerendered page)
+
+Framework floor (the not-found page): ${kb(bundles.floorGzip)}. 3D chunk(s), loaded only after idle on pages with 3D: ${kb(bundles.threeGzip)}.
+
+| route | own JS | total JS | 3D up front | budget (own ≤ ${kb(BUDGET.ownJsGzip)}) |
+|---|---|---|---|---|
+${bundles.pages.map((p) => `| \`${p.route}\` | ${kb(p.ownGzip)} | ${kb(p.totalGzip)} | ${p.loads3dUpFront ? 'yes' : 'no'} | ${mark(p.ownGzip <= BUDGET.ownJsGzip && !p.loads3dUpFront)} |`).join('\n')}
+
+## Server (autocannon, ${SERVER_SECONDS} s, 50 connections, \`/en-us\`)
+
+| server | req/s | p99 ms | non-2xx | errors |
+|---|---|---|---|---|
+| next start | ${nextServer.requestsPerSecond} | ${nextServer.p99Ms} | ${nextServer.non2xx} | ${nextServer.errors} |
+| static (node:http, same HTML from memory) | ${baseline.requestsPerSecond} | ${baseline.p99Ms} | ${baseline.non2xx} | ${baseline.errors} |
+
+Ratio next/static: **${report.server.ratio}**.
+
+## Content API
+
+${report.content.figures ? '```json\n' + JSON.stringify(report.content.figures, null, 2) + '\n```' : `not measured (${report.content.run.skipped ?? 'bench:content failed'})`}
+
+## 3D
+
+${report.three.figures ? '```json\n' + JSON.stringify(report.three.figures, null, 2) + '\n```' : `not measured (${report.three.run.skipped ?? 'bench:three failed'})`}
+
+![chart](chart.svg)
+`
+
+writeFileSync(path.join('bench', 'report.json'), JSON.stringify(report, null, 2) + '\n')
+writeFileSync(path.join('bench', 'report.md'), md)
+writeFileSync(path.join('bench', 'chart.svg'), chart(report))
+console.log(md)
+process.exit(0)
+
+/** A small bar chart: mobile Lighthouse performance per page, and req/s of both servers. */
+function chart(r) {
+  const bars = [
+    ...r.lighthouse
+      .filter((x) => x.formFactor === 'mobile')
+      .map((x) => ({ label: `${x.page} perf (mobile)`, value: x.performance, max: 100 })),
+    ...r.lighthouse
+      .filter((x) => x.formFactor === 'desktop')
+      .map((x) => ({ label: `${x.page} perf (desktop)`, value: x.performance, max: 100 })),
+    {
+      label: 'next start req/s',
+      value: r.server.next.requestsPerSecond,
+      max: Math.max(r.server.next.requestsPerSecond, r.server.static.requestsPerSecond),
+    },
+    {
+      label: 'static req/s',
+      value: r.server.static.requestsPerSecond,
+      max: Math.max(r.server.next.requestsPerSecond, r.server.static.requestsPerSecond),
+    },
+  ]
+  const row = 28
+  const width = 640
+  const height = bars.length * row + 40
+  const escape = (s) =>
+    String(s).replace(/[<&>]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;' })[c])
+  const rows = bars
+    .map((b, i) => {
+      const y = 30 + i * row
+      const w = Math.max(1, Math.round(((b.value || 0) / (b.max || 1)) * 360))
+      return `<text x="8" y="${y + 14}" font-size="12">${escape(b.label)}</text><rect x="200" y="${y}" width="${w}" height="18" fill="#3d3adb"/><text x="${206 + w}" y="${y + 14}" font-size="12">${escape(b.value)}</text>`
+    })
+    .join('\n')
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="system-ui, sans-serif" role="img" aria-label="Facet benchmark chart">
+<rect width="100%" height="100%" fill="#fff"/><text x="8" y="18" font-size="14" font-weight="bold">Facet: Lighthouse performance and server throughput</text>
+${rows}
+</svg>
+`
+}

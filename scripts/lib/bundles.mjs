@@ -1,0 +1,104 @@
+// Measures the JavaScript each prerendered page loads up front, from the production build on
+// disk: the <script src> chunks in its HTML, gzipped as `next start` serves them (level 6).
+// Byte sizes are stable, so they can be checked in tests; times never are.
+import { existsSync, readFileSync, readdirSync } from 'node:fs'
+import { gzipSync } from 'node:zlib'
+import path from 'node:path'
+
+const APP_DIR = path.join('.next', 'server', 'app')
+const STATIC_DIR = path.join('.next')
+
+/** Every prerendered page: its route and the HTML file. */
+export function prerenderedPages(dir = APP_DIR, prefix = '') {
+  if (!existsSync(dir)) return []
+  const pages = []
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name)
+    if (entry.isDirectory()) pages.push(...prerenderedPages(full, `${prefix}/${entry.name}`))
+    else if (entry.name.endsWith('.html'))
+      pages.push({ route: `${prefix}/${entry.name.replace(/\.html$/, '')}`, file: full })
+  }
+  return pages.sort((a, b) => a.route.localeCompare(b.route))
+}
+
+const gzCache = new Map()
+/** Gzipped size in bytes of a file under .next (by its /_next/… URL path). */
+export function gzipSize(urlPath) {
+  if (!gzCache.has(urlPath)) {
+    const file = path.join(
+      STATIC_DIR,
+      decodeURIComponent(urlPath.replace(/^\/_next\//, '').split('?')[0]),
+    )
+    gzCache.set(urlPath, existsSync(file) ? gzipSync(readFileSync(file), { level: 6 }).length : 0)
+  }
+  return gzCache.get(urlPath)
+}
+
+/** The script chunks a page's HTML loads before any interaction. */
+export function initialScripts(html) {
+  const scripts = new Set()
+  for (const match of html.matchAll(/<script[^>]*\ssrc="([^"]+\.js[^"]*)"/g))
+    scripts.add(match[1].replace(/&amp;/g, '&'))
+  return [...scripts].filter((src) => src.startsWith('/_next/'))
+}
+
+/** Chunks that hold three.js or react-three-fiber: the 3D chunk, which must load lazily. */
+export function threeChunks() {
+  const dir = path.join('.next', 'static', 'chunks')
+  if (!existsSync(dir)) return []
+  const out = []
+  const walk = (d) => {
+    for (const entry of readdirSync(d, { withFileTypes: true })) {
+      const full = path.join(d, entry.name)
+      if (entry.isDirectory()) walk(full)
+      else if (entry.name.endsWith('.js')) {
+        const text = readFileSync(full, 'utf8')
+        if (
+          text.includes('WebGLRenderer') ||
+          text.includes('THREE.WebGLRenderer') ||
+          text.includes('r3f')
+        ) {
+          out.push(`/_next/${path.relative('.next', full).split(path.sep).join('/')}`)
+        }
+      }
+    }
+  }
+  walk(dir)
+  return out
+}
+
+const sum = (list) => list.reduce((total, src) => total + gzipSize(src), 0)
+
+/**
+ * Each page's initial JS, and how much of it is the site's own (above the framework floor: the
+ * not-found page of the same build).
+ */
+export function measureBundles() {
+  const pages = prerenderedPages()
+  const floorPage = pages.find((p) => p.route === '/_not-found')
+  if (!floorPage)
+    throw new Error(
+      'No production build found (.next/server/app/_not-found.html): run the build first.',
+    )
+  const floorScripts = new Set(initialScripts(readFileSync(floorPage.file, 'utf8')))
+  const floor = sum([...floorScripts])
+  const three = threeChunks()
+  const rows = pages
+    .filter((p) => !p.route.startsWith('/_'))
+    .map((p) => {
+      const scripts = initialScripts(readFileSync(p.file, 'utf8'))
+      const own = scripts.filter((s) => !floorScripts.has(s))
+      return {
+        route: p.route,
+        totalGzip: sum(scripts),
+        ownGzip: sum(own),
+        loads3dUpFront: scripts.some((s) => three.includes(s)),
+      }
+    })
+  return {
+    floorGzip: floor,
+    threeChunks: three.map((src) => ({ src, gzip: gzipSize(src) })),
+    threeGzip: sum(three),
+    pages: rows,
+  }
+}
