@@ -1,0 +1,109 @@
+// `npm run bench:load`: 60 s of autocannon against `next start` with 100 connections spread
+// across the site's pages. Reports requests, errors, non-2xx answers and the server's RSS before
+// and after. Writes bench/load.json. Loopback only, bounded in time, stops by itself.
+import { spawn, execFileSync } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
+import { parseArgs } from 'node:util'
+import autocannon from 'autocannon'
+import { buildIfNeeded } from '../scripts/build-if-needed.mjs'
+
+const { values: args } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '60' },
+    connections: { type: 'string', default: '100' },
+  },
+})
+const PORT = Number(process.env.BENCH_PORT || 3400)
+const ORIGIN = `http://127.0.0.1:${PORT}`
+process.env.NEXT_TELEMETRY_DISABLED = '1'
+const env = { ...process.env, SITE_URL: ORIGIN, PORT: String(PORT) }
+buildIfNeeded(env)
+
+const server = spawn(
+  process.execPath,
+  ['node_modules/next/dist/bin/next', 'start', '-p', String(PORT), '-H', '127.0.0.1'],
+  {
+    env,
+    stdio: 'ignore',
+    detached: true,
+  },
+)
+const stop = () => {
+  try {
+    process.kill(-server.pid, 'SIGTERM')
+  } catch {
+    /* already stopped */
+  }
+}
+process.on('exit', stop)
+
+/** Resident memory of the server's whole process group, in MiB. */
+function rssMiB() {
+  const out = execFileSync('ps', ['-o', 'rss=', '-g', String(server.pid)], { encoding: 'utf8' })
+  return Math.round(
+    out
+      .split('\n')
+      .filter(Boolean)
+      .reduce((sum, kb) => sum + Number(kb), 0) / 1024,
+  )
+}
+
+for (let i = 0; i < 240; i++) {
+  try {
+    if ((await fetch(`${ORIGIN}/en-us`)).ok) break
+  } catch {
+    /* not up yet */
+  }
+  await new Promise((r) => setTimeout(r, 250))
+}
+
+// Every internal page linked from the two home pages and the indexes, found by crawling once.
+const seen = new Set(['/en-us', '/fr-fr'])
+const queue = [...seen]
+while (queue.length > 0 && seen.size < 200) {
+  const path = queue.shift()
+  const html = await (await fetch(`${ORIGIN}${path}`)).text()
+  for (const [, href] of html.matchAll(/href="(\/[^"#?]*)"/g)) {
+    if (
+      href.startsWith('/_next') ||
+      href.startsWith('/local') ||
+      href.startsWith('/api') ||
+      seen.has(href)
+    )
+      continue
+    if (/\.(xml|txt|svg|png|jpg|ico|webp)$/.test(href)) continue
+    seen.add(href)
+    queue.push(href)
+  }
+}
+const paths = [...seen]
+const before = rssMiB()
+console.log(
+  `load: ${paths.length} pages, ${args.connections} connections, ${args.seconds} s; RSS before ${before} MiB`,
+)
+
+const result = await autocannon({
+  url: ORIGIN,
+  connections: Number(args.connections),
+  duration: Number(args.seconds),
+  requests: paths.map((path) => ({ method: 'GET', path })),
+})
+const after = rssMiB()
+stop()
+
+const report = {
+  seconds: Number(args.seconds),
+  connections: Number(args.connections),
+  pages: paths.length,
+  requests: result.requests.total,
+  requestsPerSecond: Math.round(result.requests.average),
+  p99Ms: result.latency.p99,
+  errors: result.errors,
+  timeouts: result.timeouts,
+  non2xx: result.non2xx,
+  rssBeforeMiB: before,
+  rssAfterMiB: after,
+}
+writeFileSync('bench/load.json', JSON.stringify(report, null, 2) + '\n')
+console.log(report)
+process.exit(report.errors === 0 && report.non2xx === 0 ? 0 : 1)
