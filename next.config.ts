@@ -1,9 +1,11 @@
 import type { NextConfig } from 'next'
-import { loadConfig, ConfigError } from './src/lib/config'
+import { loadConfig, ConfigError, type Config } from './src/lib/config'
+import { securityHeaders } from './src/lib/security-headers'
 
 // Validate the environment at build and at start: a bad variable stops here with one message.
+let config: Config
 try {
-  loadConfig()
+  config = loadConfig()
 } catch (error) {
   if (error instanceof ConfigError) {
     console.error(`\n${error.message}\n`)
@@ -11,11 +13,21 @@ try {
   }
   throw error
 }
+const dev = process.env.NODE_ENV === 'development'
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
   // The embedded content API reads the content folder at run time.
+  async headers() {
+    return [
+      { source: '/((?!slice-simulator).*)', headers: securityHeaders(config, { dev }) },
+      {
+        source: '/slice-simulator',
+        headers: securityHeaders(config, { dev, sliceSimulator: true }),
+      },
+    ]
+  },
   outputFileTracingIncludes: {
     '/**': ['./content/**/*', './customtypes/**/*', './src/slices/*/model.json'],
   },
