@@ -41,6 +41,8 @@ export type ContentApiOptions = {
   accessToken?: string
   /** Requests per second before 429 with `Retry-After` (off when unset). */
   rateLimit?: number
+  /** Seconds named in `Retry-After` when rate limited (default 1; fractions allowed, for tests). */
+  retryAfter?: number
   /** Reload the folder when it changes, moving the master ref (development). */
   watch?: boolean
 }
@@ -94,7 +96,9 @@ export function createContentApi(options: ContentApiOptions): ContentApi {
 
   app.use('*', async (c, next) => {
     if (limiter && !limiter()) {
-      return c.text('Too Many Requests', 429, { 'Retry-After': '1' })
+      return c.json({ message: 'Too many requests' }, 429, {
+        'Retry-After': String(options.retryAfter ?? 1),
+      })
     }
     await next()
     c.header('Access-Control-Allow-Origin', '*')
@@ -288,7 +292,11 @@ async function search(
 
   const lang = params.get('lang') ?? store.masterLang
   const types = new Set(filters.map((f) => typeOfPath(f.path)).filter((t): t is string => !!t))
-  let results = store.documents.filter((entry) => {
+  for (const f of filters) {
+    if (f.name === 'at' && f.path === 'document.type' && typeof f.args[0] === 'string')
+      types.add(f.args[0])
+  }
+  let results = candidates(store, types, lang).filter((entry) => {
     if (lang !== '*' && entry.doc.lang !== lang) return false
     for (const type of types) if (entry.doc.type !== type) return false
     return matchers.every((m) => m.test(entry))
@@ -357,6 +365,17 @@ async function search(
     status: 200,
     headers: { 'Content-Type': 'application/json; charset=utf-8' },
   })
+}
+
+/** The smallest indexed list that holds every possible match (by type and language). */
+function candidates(store: ContentStore, types: Set<string>, lang: string): StoredDocument[] {
+  if (types.size > 1) return []
+  if (types.size === 1) {
+    const byLang = store.byType.get([...types][0]!)
+    if (!byLang) return []
+    return lang === '*' ? [...byLang.values()].flat() : (byLang.get(lang) ?? [])
+  }
+  return lang === '*' ? store.documents : (store.byLang.get(lang) ?? [])
 }
 
 function splitList(value: string | null): string[] {

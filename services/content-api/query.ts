@@ -306,12 +306,18 @@ export function compileFilter(filter: Filter, store: ContentStore): Matcher {
       const to = dateArg(a1, filter)
       return onDates((d) => d.getTime() >= from && d.getTime() <= to)
     }
-    case 'date.day-of-month':
-      return onDates((d) => d.getUTCDate() === num(a0, filter))
-    case 'date.day-of-month-after':
-      return onDates((d) => d.getUTCDate() > num(a0, filter))
-    case 'date.day-of-month-before':
-      return onDates((d) => d.getUTCDate() < num(a0, filter))
+    case 'date.day-of-month': {
+      const n = num(a0, filter)
+      return onDates((d) => d.getUTCDate() === n)
+    }
+    case 'date.day-of-month-after': {
+      const n = num(a0, filter)
+      return onDates((d) => d.getUTCDate() > n)
+    }
+    case 'date.day-of-month-before': {
+      const n = num(a0, filter)
+      return onDates((d) => d.getUTCDate() < n)
+    }
     case 'date.day-of-week': {
       const day = weekday(a0!, filter)
       return onDates((d) => d.getUTCDay() === day)
@@ -337,14 +343,22 @@ export function compileFilter(filter: Filter, store: ContentStore): Matcher {
       const m = month(a0!, filter)
       return onDates((d) => d.getUTCMonth() < m)
     }
-    case 'date.year':
-      return onDates((d) => d.getUTCFullYear() === num(a0, filter))
-    case 'date.hour':
-      return onDates((d) => d.getUTCHours() === num(a0, filter))
-    case 'date.hour-after':
-      return onDates((d) => d.getUTCHours() > num(a0, filter))
-    case 'date.hour-before':
-      return onDates((d) => d.getUTCHours() < num(a0, filter))
+    case 'date.year': {
+      const n = num(a0, filter)
+      return onDates((d) => d.getUTCFullYear() === n)
+    }
+    case 'date.hour': {
+      const n = num(a0, filter)
+      return onDates((d) => d.getUTCHours() === n)
+    }
+    case 'date.hour-after': {
+      const n = num(a0, filter)
+      return onDates((d) => d.getUTCHours() > n)
+    }
+    case 'date.hour-before': {
+      const n = num(a0, filter)
+      return onDates((d) => d.getUTCHours() < n)
+    }
     case 'geopoint.near': {
       const lat = num(a0, filter)
       const lng = num(a1, filter)
@@ -389,6 +403,14 @@ export function parseOrderings(value: string): Ordering[] {
 }
 
 function sortKey(entry: StoredDocument, path: string): string | number | undefined {
+  // Keys are computed once per document and path: documents never change after loading.
+  if (entry.sortKeys.has(path)) return entry.sortKeys.get(path)
+  const key = computeSortKey(entry, path)
+  entry.sortKeys.set(path, key)
+  return key
+}
+
+function computeSortKey(entry: StoredDocument, path: string): string | number | undefined {
   if (path === 'document.first_publication_date') return entry.firstPublished
   if (path === 'document.last_publication_date') return entry.lastPublished
   const value = valuesAt(entry, path)[0]
