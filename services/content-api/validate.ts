@@ -589,14 +589,14 @@ export function validateContent(store: ContentStore, modelsDir?: string): Conten
   }
   for (const [type, entries] of singles) {
     const keys = [...new Set(entries.map((e) => e.key))]
-    if (keys.length > 1) {
-      for (const entry of entries.filter((e) => e.key !== keys[0]))
-        problems.push({
-          file: entry.file,
-          path: '$',
-          message: `is a second document of the single type ${type}: its translations must be alternates in documents/${type}/${keys[0]}/<lang>.json`,
-        })
-    }
+    // The folder named after the type is the document; any other folder is a second one.
+    const main = keys.includes(type) ? type : keys[0]!
+    for (const entry of entries.filter((e) => e.key !== main))
+      problems.push({
+        file: entry.file,
+        path: '$',
+        message: `is a second document of the single type ${type}: its translations must be alternates in documents/${type}/${main}/<lang>.json`,
+      })
   }
   return problems
 }
