@@ -1,7 +1,7 @@
 import { readFileSync, existsSync, statSync, watch, type FSWatcher } from 'node:fs'
 import path from 'node:path'
 import { Hono, type Context } from 'hono'
-import { FilterParseError, parseQuery, type Filter } from './filters'
+import { FilterParseError, parseQuery, type Filter, type FilterValue } from './filters'
 import {
   compileFilter,
   FilterValueError,
@@ -296,29 +296,54 @@ async function search(
     if (f.name === 'at' && f.path === 'document.type' && typeof f.args[0] === 'string')
       types.add(f.args[0])
   }
-  let results = candidates(store, types, lang).filter((entry) => {
-    if (lang !== '*' && entry.doc.lang !== lang) return false
-    for (const type of types) if (entry.doc.type !== type) return false
-    return matchers.every((m) => m.test(entry))
+  const orderingsParam = params.get('orderings')
+  const orderings = orderingsParam ? parseOrderings(orderingsParam) : []
+  const inFilter = filters.find((f) => f.name === 'in' && Array.isArray(f.args[0]))
+  const near = filters.find((f) => f.name === 'geopoint.near')
+  // `in` keeps the order of its values and `geopoint.near` puts the nearest first, unless
+  // `orderings` says otherwise.
+  const ownOrder = !orderingsParam && (inFilter ?? near)
+  const indexed = lookup(store, filters)
+  let pool: StoredDocument[]
+  if (indexed) pool = indexed
+  else {
+    pool = candidates(store, types, lang)
+    if (!ownOrder) {
+      // Sorting once per candidate list and ordering, then filtering the sorted list (which
+      // keeps its order), makes a filtered, ordered page cost one pass over the candidates.
+      const key = `${[...types].sort().join(',')}|${lang}|${orderings.map((o) => `${o.path} ${o.desc}`).join(',')}`
+      let sorted = store.sorted.get(key)
+      if (!sorted) store.sorted.set(key, (sorted = sortDocuments(pool, orderings)))
+      pool = sorted
+    }
+  }
+  // `at(document.type, T)` is already met by every candidate of type T.
+  const tests = matchers
+    .filter(
+      (m) => !(m.filter.name === 'at' && m.filter.path === 'document.type' && types.size === 1),
+    )
+    .map((m) => m.test)
+  // Index lists already hold one type and language: check those only on a lookup's results.
+  const checkLang = indexed !== undefined && lang !== '*'
+  const checkType = indexed !== undefined && types.size > 0
+  let results = pool.filter((entry) => {
+    if (checkLang && entry.doc.lang !== lang) return false
+    if (checkType) for (const type of types) if (entry.doc.type !== type) return false
+    for (const test of tests) if (!test(entry)) return false
+    return true
   })
 
-  const orderingsParam = params.get('orderings')
-  const inFilter = filters.find((f) => f.name === 'in')
-  const near = filters.find((f) => f.name === 'geopoint.near')
-  if (orderingsParam) {
-    results = sortDocuments(results, parseOrderings(orderingsParam))
-  } else if (inFilter && Array.isArray(inFilter.args[0])) {
-    // `in` keeps the order of the values it was given.
-    const order = new Map(inFilter.args[0].map((v, i) => [String(v), i]))
+  if (inFilter && ownOrder === inFilter) {
+    const order = new Map((inFilter.args[0] as FilterValue[]).map((v, i) => [String(v), i]))
     const keyOf = (entry: StoredDocument) => String(valuesAt(entry, inFilter.path!)[0] ?? '')
-    results = [...results].sort((a, b) => (order.get(keyOf(a)) ?? 0) - (order.get(keyOf(b)) ?? 0))
-  } else if (near) {
+    results.sort((a, b) => (order.get(keyOf(a)) ?? 0) - (order.get(keyOf(b)) ?? 0))
+  } else if (near && ownOrder === near) {
     const [lat, lng] = near.args as [number, number]
     const distance = (entry: StoredDocument) =>
       geoDistance(valuesAt(entry, near.path!)[0] ?? null, lat, lng) ?? Infinity
-    results = [...results].sort((a, b) => distance(a) - distance(b))
-  } else {
-    results = sortDocuments(results, [])
+    results.sort((a, b) => distance(a) - distance(b))
+  } else if (indexed) {
+    results = sortDocuments(results, orderings)
   }
 
   const after = params.get('after')
@@ -365,6 +390,21 @@ async function search(
     status: 200,
     headers: { 'Content-Type': 'application/json; charset=utf-8' },
   })
+}
+
+/** The documents an id or uid filter names, straight from the indexes (undefined: no such filter). */
+function lookup(store: ContentStore, filters: Filter[]): StoredDocument[] | undefined {
+  for (const f of filters) {
+    if (f.name !== 'at' && f.name !== 'in') continue
+    const values = f.name === 'at' ? [f.args[0]] : f.args[0]
+    if (!Array.isArray(values) || values.some((v) => typeof v !== 'string')) continue
+    const unique = [...new Set(values as string[])]
+    if (f.path === 'document.id')
+      return unique.map((id) => store.byId.get(id)).filter((e): e is StoredDocument => !!e)
+    const uidOf = f.path?.match(/^my\.([^.]+)\.uid$/)
+    if (uidOf) return unique.flatMap((uid) => store.byUid.get(`${uidOf[1]}\0${uid}`) ?? [])
+  }
+  return undefined
 }
 
 /** The smallest indexed list that holds every possible match (by type and language). */

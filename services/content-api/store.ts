@@ -63,6 +63,10 @@ export type ContentStore = {
   byType: Map<string, Map<string, StoredDocument[]>>
   /** Documents by language. */
   byLang: Map<string, StoredDocument[]>
+  /** Documents by `type\0uid` (one per language at most). */
+  byUid: Map<string, StoredDocument[]>
+  /** Candidate lists already sorted for an ordering, by `types|lang|orderings` (filled by search). */
+  sorted: Map<string, StoredDocument[]>
   problems: ContentProblem[]
   loadedAt: number
 }
@@ -532,6 +536,8 @@ export function loadContent(dir: string): ContentStore {
     byId,
     byType,
     byLang,
+    byUid,
+    sorted: new Map(),
     problems,
     loadedAt: Date.now(),
   }
