@@ -22,6 +22,7 @@ import {
   type StoredDocument,
 } from './store'
 import { resolveRoute, parseRoutes, type Route } from './routes'
+import { applyGraphQuery, GraphQueryError, parseGraphQuery, type Selection } from './graphquery'
 import { formatProblems, validateContent } from './validate'
 
 /**
@@ -362,6 +363,17 @@ async function search(
   } catch (error) {
     return parsingError(c, `routes is not valid: ${(error as Error).message}`)
   }
+  let graphQuery: Selection | undefined
+  const graphQueryParam = params.get('graphQuery')
+  if (graphQueryParam) {
+    try {
+      graphQuery = parseGraphQuery(graphQueryParam)
+    } catch (error) {
+      if (error instanceof GraphQueryError)
+        return parsingError(c, `graphQuery: ${error.message}`, graphQueryParam, error.column)
+      throw error
+    }
+  }
   const brokenRoute = params.get('brokenRoute')
   const fetchFields = splitList(params.get('fetch'))
   const fetchLinks = splitList(params.get('fetchLinks'))
@@ -382,7 +394,13 @@ async function search(
     next_page: page < totalPages ? pageUrl(page + 1) : null,
     prev_page: page > 1 ? pageUrl(page - 1) : null,
     results: pageResults.map((entry) =>
-      finalizeDocument(entry.doc, store, { routes, brokenRoute, fetchFields, fetchLinks }),
+      finalizeDocument(entry.doc, store, {
+        routes,
+        brokenRoute,
+        fetchFields,
+        fetchLinks,
+        graphQuery,
+      }),
     ),
   }
   const json = JSON.stringify(body).replaceAll(API_TOKEN, apiUrl).replaceAll(MEDIA_TOKEN, mediaBase)
@@ -431,6 +449,7 @@ type FinalizeOptions = {
   brokenRoute: string | null
   fetchFields: string[]
   fetchLinks: string[]
+  graphQuery?: Selection
 }
 
 /** Resolves `url` for a document and its links, and applies `fetch` and `fetchLinks`. */
@@ -446,6 +465,7 @@ function finalizeDocument(
   if (o.fetchFields.length > 0) {
     data = Object.fromEntries(Object.entries(data).filter(([k]) => own.includes(k)))
   }
+  if (o.graphQuery) data = applyGraphQuery(doc.type, data, o.graphQuery, store)
   const walk = (value: Json): Json => {
     if (Array.isArray(value)) return value.map(walk)
     if (!value || typeof value !== 'object') return value

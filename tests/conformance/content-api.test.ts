@@ -353,6 +353,34 @@ describe('query methods', () => {
   })
 })
 
+describe('graphQuery', () => {
+  it('selects fields, follows links into their type and narrows groups and slices', async () => {
+    const graphQuery = `{
+      article {
+        summary
+        author { ...on author { name } }
+        gallery { caption }
+        slices { ...on quote { variation { ...on withImage { primary { text } items { line } } } } }
+      }
+    }`
+    const sink = await client.getByUID('article', 'kitchen-sink', { graphQuery })
+    expect(Object.keys(sink.data).sort()).toEqual(['author', 'gallery', 'slices', 'summary'])
+    expect(sink.data.summary).toBe('A zyxquux sample with every field')
+    expect(sink.data.author).toMatchObject({ uid: 'author-2', data: { name: 'Author 2' } })
+    expect(sink.data.gallery).toEqual([{ caption: 'First picture' }, { caption: 'Second picture' }])
+    expect(sink.data.slices).toHaveLength(1)
+    expect(sink.data.slices[0]).toMatchObject({
+      slice_type: 'quote',
+      variation: 'withImage',
+      primary: { text: 'Seen' },
+      items: [{ line: 'one' }, { line: 'two' }],
+    })
+    expect(Object.keys(sink.data.slices[0].primary)).toEqual(['text'])
+    const error = await client.get({ graphQuery: '{ article { title ' }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(prismic.ParsingError)
+  })
+})
+
 describe('filters', () => {
   it('at and not on uid, select, boolean, link, group fields and document.id', async () => {
     expect(await filtered(prismic.filter.at('my.article.category', 'guide'))).toEqual(
