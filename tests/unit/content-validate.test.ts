@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'nod
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { spawnSync } from 'node:child_process'
+import fc from 'fast-check'
 import { afterEach, describe, expect, it } from 'vitest'
 import { ContentInvalidError, createContentApi } from '@services/content-api/app'
 import { buildFixture } from '../fixtures/content-builder'
@@ -174,6 +175,38 @@ describe('content validation', () => {
     const text = report(dir)!
     expect(text).toContain(`${sink} $.title: is not a key of a document file`)
     expect(text).toContain('documents/article/article-00001/de-de.json $: is in language "de-de"')
+  })
+
+  it('never crashes on a malformed field: it accepts it or reports that field', () => {
+    const dir = fixture()
+    const original = readFileSync(path.join(dir, sink), 'utf8')
+    const fields = [
+      'summary',
+      'body',
+      'rating',
+      'featured',
+      'category',
+      'accent',
+      'published',
+      'event_time',
+      'author',
+      'cover',
+      'location',
+      'video',
+      'gallery',
+      'slices',
+    ]
+    fc.assert(
+      fc.property(fc.constantFrom(...fields), fc.jsonValue({ maxDepth: 3 }), (field, value) => {
+        writeFileSync(path.join(dir, sink), original)
+        edit(dir, sink, (doc) => {
+          data(doc)[field] = value
+        })
+        const text = report(dir)
+        if (text !== undefined) expect(text).toContain(`${sink} $.data.${field}`)
+      }),
+      { numRuns: 60 },
+    )
   })
 
   it('content:check prints the same report and exits 1', () => {
