@@ -260,6 +260,14 @@ export function compileFilter(filter: Filter, store: ContentStore): Matcher {
         )
       }
       const strings = new Set(a0.filter((v) => typeof v === 'string'))
+      if (path === 'document.tags') {
+        // The commonest filter of all (getByTag): a plain loop, no closures per tag.
+        return (entry) => {
+          const tags = entry.doc.tags
+          for (let i = 0; i < tags.length; i++) if (strings.has(tags[i]!)) return true
+          return false
+        }
+      }
       return (entry) =>
         values(entry).some((v) =>
           typeof v === 'string' && strings.size === a0.length

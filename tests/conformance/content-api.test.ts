@@ -348,6 +348,12 @@ describe('query methods', () => {
     const authorKey = (source.data.author as { key: string }).key
     expect(doc.data.author.url).toBe(`/en-us/authors/${authorKey}`)
     expect(doc.data.author.data).toEqual({ name: `Author ${authorKey.split('-')[1]}` })
+    const resolved = prismic.createClient<Doc>(served.endpoint, {
+      routes: [{ type: 'article', path: '/by/:author/:uid', resolvers: { author: 'author' } }],
+    })
+    expect((await resolved.getByUID('article', 'kitchen-sink')).url).toBe(
+      '/by/author-2/kitchen-sink',
+    )
     const slim = await client.getByUID('article', 'article-00003', { fetch: ['article.summary'] })
     expect(Object.keys(slim.data)).toEqual(['summary'])
   })
