@@ -1,41 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import * as prismic from '@prismicio/client'
 import { describe, expect, it, vi } from 'vitest'
 import { buildFixture } from '../fixtures/content-builder'
-import { serveContentApi } from './helpers'
+import { freePort, serveContentApi, started } from './helpers'
 
 /**
  * A content folder no other test has seen (random seed, temp dir) served standalone by
  * `npm run content-api -- --port N --content DIR`, and the master ref moving under `watch`.
  */
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer()
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
-}
-
-/** Resolves once the CLI prints its address; rejects with its output when it exits first. */
-function started(child: ChildProcess): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let output = ''
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString()
-      if (output.includes('Content API: http://127.0.0.1:')) resolve()
-    }
-    child.stdout!.on('data', onData)
-    child.stderr!.on('data', onData)
-    child.on('exit', (code) => reject(new Error(`content-api exited with ${code}:\n${output}`)))
-  })
-}
 
 describe('standalone content API', () => {
   it('serves a fresh random content folder to the official client on 127.0.0.1:N', async () => {

@@ -1,4 +1,5 @@
-import type { AddressInfo } from 'node:net'
+import type { ChildProcess } from 'node:child_process'
+import { createServer, type AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
 import {
   createContentApi,
@@ -32,4 +33,29 @@ export async function serveContentApi(options: ContentApiOptions): Promise<Serve
         server.close(() => resolve())
       }),
   }
+}
+
+/** A free port on 127.0.0.1 (for a process that must be told its port). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer()
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/** Resolves once the CLI prints its address; rejects with its output when it exits first. */
+export function started(child: ChildProcess): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let output = ''
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString()
+      if (output.includes('Content API: http://127.0.0.1:')) resolve()
+    }
+    child.stdout!.on('data', onData)
+    child.stderr!.on('data', onData)
+    child.on('exit', (code) => reject(new Error(`content-api exited with ${code}:\n${output}`)))
+  })
 }
