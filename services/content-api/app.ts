@@ -314,7 +314,11 @@ async function search(
       // keeps its order), makes a filtered, ordered page cost one pass over the candidates.
       const key = `${[...types].sort().join(',')}|${lang}|${orderings.map((o) => `${o.path} ${o.desc}`).join(',')}`
       let sorted = store.sorted.get(key)
-      if (!sorted) store.sorted.set(key, (sorted = sortDocuments(pool, orderings)))
+      if (!sorted) {
+        // Bounded: each entry is one list of pointers, and clients choose the orderings.
+        if (store.sorted.size >= 64) store.sorted.clear()
+        store.sorted.set(key, (sorted = sortDocuments(pool, orderings)))
+      }
       pool = sorted
     }
   }
