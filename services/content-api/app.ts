@@ -23,7 +23,7 @@ import {
 } from './store'
 import { resolveRoute, parseRoutes, type Route } from './routes'
 import { applyGraphQuery, GraphQueryError, parseGraphQuery, type Selection } from './graphquery'
-import { formatProblems, validateContent } from './validate'
+import { formatProblems, loadModels, validateContent } from './validate'
 
 /**
  * The embedded, Prismic-compatible Content API: a Web-standard `Request → Response` handler
@@ -146,6 +146,11 @@ function load(options: ContentApiOptions): ContentStore {
   const store = loadContent(options.contentDir)
   const problems = [...store.problems, ...validateContent(store, options.modelsDir)]
   if (problems.length > 0) throw new ContentInvalidError(formatProblems(problems, store.dir))
+  if (options.modelsDir) {
+    // Prismic lists every custom type, with its label, documents or not; repository.json wins.
+    for (const [id, { model }] of loadModels(options.modelsDir).customTypes)
+      store.types[id] = store.repositoryTypes[id] ?? model.label ?? store.types[id] ?? id
+  }
   return store
 }
 

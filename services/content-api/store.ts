@@ -56,6 +56,8 @@ export type ContentStore = {
   languages: Language[]
   masterLang: string
   types: Record<string, string>
+  /** The labels `repository.json` gives, which win over the models' labels. */
+  repositoryTypes: Record<string, string>
   tags: string[]
   documents: StoredDocument[]
   byId: Map<string, StoredDocument>
@@ -531,6 +533,7 @@ export function loadContent(dir: string): ContentStore {
     languages,
     masterLang,
     types,
+    repositoryTypes: { ...repo.types },
     tags,
     documents: stored,
     byId,

@@ -38,6 +38,7 @@ type ModelSliceChoice = {
 
 type CustomTypeModel = {
   id?: string
+  label?: string
   repeatable?: boolean
   json?: Record<string, Record<string, ModelField>>
 }

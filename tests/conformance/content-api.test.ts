@@ -79,7 +79,11 @@ describe('repository endpoint', () => {
       { id: 'en-us', name: 'English - United States', is_master: true },
       { id: 'fr-fr', name: 'French - France', is_master: false },
     ])
-    expect(Object.keys(repository.types).sort()).toEqual(['article', 'author', 'settings'])
+    expect(repository.types).toEqual({
+      article: 'Article',
+      author: 'Writer',
+      settings: 'Site settings',
+    })
     expect(repository.tags).toEqual([...new Set(fixture.documents.flatMap((d) => d.tags))].sort())
     const everything = repository.forms.everything!
     expect(everything.action).toBe(`${served.endpoint}/documents/search`)
