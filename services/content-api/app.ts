@@ -1,7 +1,7 @@
 import { readFileSync, existsSync, statSync, watch, type FSWatcher } from 'node:fs'
 import path from 'node:path'
 import { Hono, type Context } from 'hono'
-import { FilterParseError, parseQuery, type Filter } from './filters'
+import { FilterParseError, parseQuery, type Filter, type FilterValue } from './filters'
 import {
   compileFilter,
   FilterValueError,
@@ -22,7 +22,8 @@ import {
   type StoredDocument,
 } from './store'
 import { resolveRoute, parseRoutes, type Route } from './routes'
-import { formatProblems, validateContent } from './validate'
+import { applyGraphQuery, GraphQueryError, parseGraphQuery, type Selection } from './graphquery'
+import { formatProblems, loadModels, validateContent } from './validate'
 
 /**
  * The embedded, Prismic-compatible Content API: a Web-standard `Request → Response` handler
@@ -41,6 +42,8 @@ export type ContentApiOptions = {
   accessToken?: string
   /** Requests per second before 429 with `Retry-After` (off when unset). */
   rateLimit?: number
+  /** Seconds named in `Retry-After` when rate limited (default 1; fractions allowed, for tests). */
+  retryAfter?: number
   /** Reload the folder when it changes, moving the master ref (development). */
   watch?: boolean
 }
@@ -94,7 +97,9 @@ export function createContentApi(options: ContentApiOptions): ContentApi {
 
   app.use('*', async (c, next) => {
     if (limiter && !limiter()) {
-      return c.text('Too Many Requests', 429, { 'Retry-After': '1' })
+      return c.json({ message: 'Too many requests' }, 429, {
+        'Retry-After': String(options.retryAfter ?? 1),
+      })
     }
     await next()
     c.header('Access-Control-Allow-Origin', '*')
@@ -141,6 +146,11 @@ function load(options: ContentApiOptions): ContentStore {
   const store = loadContent(options.contentDir)
   const problems = [...store.problems, ...validateContent(store, options.modelsDir)]
   if (problems.length > 0) throw new ContentInvalidError(formatProblems(problems, store.dir))
+  if (options.modelsDir) {
+    // Prismic lists every custom type, with its label, documents or not; repository.json wins.
+    for (const [id, { model }] of loadModels(options.modelsDir).customTypes)
+      store.types[id] = store.repositoryTypes[id] ?? model.label ?? store.types[id] ?? id
+  }
   return store
 }
 
@@ -288,29 +298,62 @@ async function search(
 
   const lang = params.get('lang') ?? store.masterLang
   const types = new Set(filters.map((f) => typeOfPath(f.path)).filter((t): t is string => !!t))
-  let results = store.documents.filter((entry) => {
-    if (lang !== '*' && entry.doc.lang !== lang) return false
-    for (const type of types) if (entry.doc.type !== type) return false
-    return matchers.every((m) => m.test(entry))
+  for (const f of filters) {
+    if (f.name === 'at' && f.path === 'document.type' && typeof f.args[0] === 'string')
+      types.add(f.args[0])
+  }
+  const orderingsParam = params.get('orderings')
+  const orderings = orderingsParam ? parseOrderings(orderingsParam) : []
+  const inFilter = filters.find((f) => f.name === 'in' && Array.isArray(f.args[0]))
+  const near = filters.find((f) => f.name === 'geopoint.near')
+  // `in` keeps the order of its values and `geopoint.near` puts the nearest first, unless
+  // `orderings` says otherwise.
+  const ownOrder = !orderingsParam && (inFilter ?? near)
+  const indexed = lookup(store, filters)
+  let pool: StoredDocument[]
+  if (indexed) pool = indexed
+  else {
+    pool = candidates(store, types, lang)
+    if (!ownOrder) {
+      // Sorting once per candidate list and ordering, then filtering the sorted list (which
+      // keeps its order), makes a filtered, ordered page cost one pass over the candidates.
+      const key = `${[...types].sort().join(',')}|${lang}|${orderings.map((o) => `${o.path} ${o.desc}`).join(',')}`
+      let sorted = store.sorted.get(key)
+      if (!sorted) {
+        // Bounded: each entry is one list of pointers, and clients choose the orderings.
+        if (store.sorted.size >= 64) store.sorted.clear()
+        store.sorted.set(key, (sorted = sortDocuments(pool, orderings)))
+      }
+      pool = sorted
+    }
+  }
+  // `at(document.type, T)` is already met by every candidate of type T.
+  const tests = matchers
+    .filter(
+      (m) => !(m.filter.name === 'at' && m.filter.path === 'document.type' && types.size === 1),
+    )
+    .map((m) => m.test)
+  // Index lists already hold one type and language: check those only on a lookup's results.
+  const checkLang = indexed !== undefined && lang !== '*'
+  const checkType = indexed !== undefined && types.size > 0
+  let results = pool.filter((entry) => {
+    if (checkLang && entry.doc.lang !== lang) return false
+    if (checkType) for (const type of types) if (entry.doc.type !== type) return false
+    for (const test of tests) if (!test(entry)) return false
+    return true
   })
 
-  const orderingsParam = params.get('orderings')
-  const inFilter = filters.find((f) => f.name === 'in')
-  const near = filters.find((f) => f.name === 'geopoint.near')
-  if (orderingsParam) {
-    results = sortDocuments(results, parseOrderings(orderingsParam))
-  } else if (inFilter && Array.isArray(inFilter.args[0])) {
-    // `in` keeps the order of the values it was given.
-    const order = new Map(inFilter.args[0].map((v, i) => [String(v), i]))
+  if (inFilter && ownOrder === inFilter) {
+    const order = new Map((inFilter.args[0] as FilterValue[]).map((v, i) => [String(v), i]))
     const keyOf = (entry: StoredDocument) => String(valuesAt(entry, inFilter.path!)[0] ?? '')
-    results = [...results].sort((a, b) => (order.get(keyOf(a)) ?? 0) - (order.get(keyOf(b)) ?? 0))
-  } else if (near) {
+    results.sort((a, b) => (order.get(keyOf(a)) ?? 0) - (order.get(keyOf(b)) ?? 0))
+  } else if (near && ownOrder === near) {
     const [lat, lng] = near.args as [number, number]
     const distance = (entry: StoredDocument) =>
       geoDistance(valuesAt(entry, near.path!)[0] ?? null, lat, lng) ?? Infinity
-    results = [...results].sort((a, b) => distance(a) - distance(b))
-  } else {
-    results = sortDocuments(results, [])
+    results.sort((a, b) => distance(a) - distance(b))
+  } else if (indexed) {
+    results = sortDocuments(results, orderings)
   }
 
   const after = params.get('after')
@@ -328,6 +371,17 @@ async function search(
     routes = parseRoutes(params.get('routes'))
   } catch (error) {
     return parsingError(c, `routes is not valid: ${(error as Error).message}`)
+  }
+  let graphQuery: Selection | undefined
+  const graphQueryParam = params.get('graphQuery')
+  if (graphQueryParam) {
+    try {
+      graphQuery = parseGraphQuery(graphQueryParam)
+    } catch (error) {
+      if (error instanceof GraphQueryError)
+        return parsingError(c, `graphQuery: ${error.message}`, graphQueryParam, error.column)
+      throw error
+    }
   }
   const brokenRoute = params.get('brokenRoute')
   const fetchFields = splitList(params.get('fetch'))
@@ -349,7 +403,13 @@ async function search(
     next_page: page < totalPages ? pageUrl(page + 1) : null,
     prev_page: page > 1 ? pageUrl(page - 1) : null,
     results: pageResults.map((entry) =>
-      finalizeDocument(entry.doc, store, { routes, brokenRoute, fetchFields, fetchLinks }),
+      finalizeDocument(entry.doc, store, {
+        routes,
+        brokenRoute,
+        fetchFields,
+        fetchLinks,
+        graphQuery,
+      }),
     ),
   }
   const json = JSON.stringify(body).replaceAll(API_TOKEN, apiUrl).replaceAll(MEDIA_TOKEN, mediaBase)
@@ -357,6 +417,32 @@ async function search(
     status: 200,
     headers: { 'Content-Type': 'application/json; charset=utf-8' },
   })
+}
+
+/** The documents an id or uid filter names, straight from the indexes (undefined: no such filter). */
+function lookup(store: ContentStore, filters: Filter[]): StoredDocument[] | undefined {
+  for (const f of filters) {
+    if (f.name !== 'at' && f.name !== 'in') continue
+    const values = f.name === 'at' ? [f.args[0]] : f.args[0]
+    if (!Array.isArray(values) || values.some((v) => typeof v !== 'string')) continue
+    const unique = [...new Set(values as string[])]
+    if (f.path === 'document.id')
+      return unique.map((id) => store.byId.get(id)).filter((e): e is StoredDocument => !!e)
+    const uidOf = f.path?.match(/^my\.([^.]+)\.uid$/)
+    if (uidOf) return unique.flatMap((uid) => store.byUid.get(`${uidOf[1]}\0${uid}`) ?? [])
+  }
+  return undefined
+}
+
+/** The smallest indexed list that holds every possible match (by type and language). */
+function candidates(store: ContentStore, types: Set<string>, lang: string): StoredDocument[] {
+  if (types.size > 1) return []
+  if (types.size === 1) {
+    const byLang = store.byType.get([...types][0]!)
+    if (!byLang) return []
+    return lang === '*' ? [...byLang.values()].flat() : (byLang.get(lang) ?? [])
+  }
+  return lang === '*' ? store.documents : (store.byLang.get(lang) ?? [])
 }
 
 function splitList(value: string | null): string[] {
@@ -372,6 +458,7 @@ type FinalizeOptions = {
   brokenRoute: string | null
   fetchFields: string[]
   fetchLinks: string[]
+  graphQuery?: Selection
 }
 
 /** Resolves `url` for a document and its links, and applies `fetch` and `fetchLinks`. */
@@ -387,6 +474,7 @@ function finalizeDocument(
   if (o.fetchFields.length > 0) {
     data = Object.fromEntries(Object.entries(data).filter(([k]) => own.includes(k)))
   }
+  if (o.graphQuery) data = applyGraphQuery(doc.type, data, o.graphQuery, store)
   const walk = (value: Json): Json => {
     if (Array.isArray(value)) return value.map(walk)
     if (!value || typeof value !== 'object') return value

@@ -1,17 +1,23 @@
 import { parseArgs } from 'node:util'
 import { loadContent } from './store'
-import { formatProblems, validateContent } from './validate'
+import { defaultModelsDir, formatProblems, validateContent } from './validate'
 
-/** `npm run content:check`: every document against its model; exits 1 with a report. */
+/**
+ * `npm run content:check [-- --content DIR --models DIR]`: every document against its model;
+ * exits 1 with the report. Models come from DIR itself when it has `customtypes/`, else from `.`.
+ */
 const { values } = parseArgs({
   options: {
     content: { type: 'string', default: process.env.CONTENT_DIR ?? 'content' },
-    models: { type: 'string', default: '.' },
+    models: { type: 'string' },
   },
 })
 
 const store = loadContent(values.content)
-const problems = [...store.problems, ...validateContent(store, values.models)]
+const problems = [
+  ...store.problems,
+  ...validateContent(store, values.models ?? defaultModelsDir(values.content)),
+]
 if (problems.length > 0) {
   console.error(formatProblems(problems, store.dir))
   process.exit(1)

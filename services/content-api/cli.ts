@@ -1,15 +1,20 @@
 import { parseArgs } from 'node:util'
 import { serve } from '@hono/node-server'
 import { ContentInvalidError, createContentApi } from './app'
+import { defaultModelsDir } from './validate'
 
-/** `npm run content-api -- --port N --content DIR`: the content API on 127.0.0.1:N. */
+/**
+ * `npm run content-api -- --port N --content DIR [--models DIR] [--access-token T]
+ * [--rate-limit N/s] [--retry-after S] [--watch]`: the content API on 127.0.0.1:N.
+ */
 const { values } = parseArgs({
   options: {
     port: { type: 'string', default: '4010' },
     content: { type: 'string', default: 'content' },
-    models: { type: 'string', default: '.' },
+    models: { type: 'string' },
     'access-token': { type: 'string' },
     'rate-limit': { type: 'string' },
+    'retry-after': { type: 'string', default: '1' },
     watch: { type: 'boolean', default: process.env.NODE_ENV !== 'production' },
   },
 })
@@ -27,12 +32,18 @@ if (values['rate-limit'] && !rateMatch) {
   process.exit(2)
 }
 
+if (!(Number(values['retry-after']) >= 0)) {
+  console.error(`--retry-after: expected seconds, got "${values['retry-after']}"`)
+  process.exit(2)
+}
+
 try {
   const api = createContentApi({
     contentDir: values.content,
-    modelsDir: values.models,
+    modelsDir: values.models ?? defaultModelsDir(values.content),
     accessToken: values['access-token'],
     rateLimit: rateMatch ? Number(rateMatch[1]) : undefined,
+    retryAfter: Number(values['retry-after']),
     watch: values.watch,
   })
   const server = serve({ fetch: api.fetch, port, hostname: '127.0.0.1' }, (info) => {

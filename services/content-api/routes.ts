@@ -34,8 +34,8 @@ export function parseRoutes(value: string | null): Route[] {
 /** The URL of a document by the first route that fits it, or null when none does. */
 export function resolveRoute(
   routes: Route[],
-  doc: Pick<PrismicApiDocument, 'type' | 'uid' | 'lang'>,
-  store: Pick<ContentStore, 'masterLang'>,
+  doc: Pick<PrismicApiDocument, 'type' | 'uid' | 'lang'> & { data?: PrismicApiDocument['data'] },
+  store: Pick<ContentStore, 'masterLang'> & Partial<Pick<ContentStore, 'byId'>>,
 ): string | null {
   const candidates = routes.filter(
     (r) =>
@@ -58,6 +58,7 @@ export function resolveRoute(
         let value: string | null = null
         if (name === 'lang') value = optional && doc.lang === store.masterLang ? '' : doc.lang
         else if (name === 'uid') value = doc.uid
+        else if (route.resolvers?.[name]) value = resolveUid(route.resolvers[name]!, doc, store)
         if (value === null || (value === '' && !optional)) {
           if (!optional) ok = false
           return ''
@@ -68,4 +69,27 @@ export function resolveRoute(
     if (ok) return url.replace(/\/{2,}/g, '/').replace(/(.)\/$/, '$1') || '/'
   }
   return null
+}
+
+/**
+ * A route resolver (`resolvers: { category: "category" }` or `"category.parent"`): follows
+ * content relationship fields from the document and gives the last one's uid, or null.
+ */
+function resolveUid(
+  chain: string,
+  doc: { data?: PrismicApiDocument['data'] },
+  store: Partial<Pick<ContentStore, 'byId'>>,
+): string | null {
+  let data = doc.data
+  let uid: string | null = null
+  for (const field of chain.split('.')) {
+    const link = data?.[field]
+    if (!link || typeof link !== 'object' || Array.isArray(link) || typeof link.id !== 'string')
+      return null
+    const target = store.byId?.get(link.id)
+    if (!target) return null
+    uid = target.doc.uid
+    data = target.doc.data
+  }
+  return uid
 }

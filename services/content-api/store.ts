@@ -42,6 +42,8 @@ export type StoredDocument = {
   /** Epoch ms of the publication dates, for sorting and date filters. */
   firstPublished: number
   lastPublished: number
+  /** Sort keys already computed for an ordering path (filled lazily by the query engine). */
+  sortKeys: Map<string, string | number | undefined>
 }
 
 export type Language = { id: string; name: string; is_master: boolean }
@@ -54,9 +56,19 @@ export type ContentStore = {
   languages: Language[]
   masterLang: string
   types: Record<string, string>
+  /** The labels `repository.json` gives, which win over the models' labels. */
+  repositoryTypes: Record<string, string>
   tags: string[]
   documents: StoredDocument[]
   byId: Map<string, StoredDocument>
+  /** Documents by type, then by language (in `documents` order): the usual search narrows here. */
+  byType: Map<string, Map<string, StoredDocument[]>>
+  /** Documents by language. */
+  byLang: Map<string, StoredDocument[]>
+  /** Documents by `type\0uid` (one per language at most). */
+  byUid: Map<string, StoredDocument[]>
+  /** Candidate lists already sorted for an ordering, by `types|lang|orderings` (filled by search). */
+  sorted: Map<string, StoredDocument[]>
   problems: ContentProblem[]
   loadedAt: number
 }
@@ -65,6 +77,15 @@ export type ContentStore = {
 export const MEDIA_TOKEN = '@@facet-media@@'
 /** Stands for the search endpoint URL in `href` until a response knows its own origin. */
 export const API_TOKEN = '@@facet-api@@'
+
+const DOCUMENT_KEYS = new Set([
+  'id',
+  'uid',
+  'tags',
+  'first_publication_date',
+  'last_publication_date',
+  'data',
+])
 
 const DEFAULT_DATE = '2026-01-01T00:00:00+0000'
 
@@ -121,8 +142,12 @@ function listFiles(dir: string, base = dir): string[] {
 }
 
 function readJson(file: string, problems: ContentProblem[], rel: string): unknown {
+  return parseJson(readFileSync(file, 'utf8'), problems, rel)
+}
+
+function parseJson(text: string, problems: ContentProblem[], rel: string): unknown {
   try {
-    return JSON.parse(readFileSync(file, 'utf8'))
+    return JSON.parse(text)
   } catch (error) {
     problems.push({
       file: rel,
@@ -225,7 +250,8 @@ export function loadContent(dir: string): ContentStore {
     const file = `documents/${rel}`
     const parts = rel.split('/')
     const full = path.join(absolute, file)
-    hash.update(file + '\0').update(readFileSync(full))
+    const bytes = readFileSync(full)
+    hash.update(file + '\0').update(bytes)
     if (parts.length !== 3 || !parts[2]!.endsWith('.json')) {
       problems.push({
         file,
@@ -236,12 +262,33 @@ export function loadContent(dir: string): ContentStore {
     }
     const [type, key, langFile] = parts as [string, string, string]
     const lang = langFile.replace(/\.json$/, '')
-    const raw = readJson(full, problems, file)
+    const raw = parseJson(bytes.toString('utf8'), problems, file)
     if (raw === undefined) continue
     if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
       problems.push({ file, path: '$', message: 'must be a JSON object with "data"' })
       continue
     }
+    for (const name of Object.keys(raw)) {
+      if (!DOCUMENT_KEYS.has(name))
+        problems.push({
+          file,
+          path: `$.${name}`,
+          message: `is not a key of a document file (${[...DOCUMENT_KEYS].join(', ')}); fields go in "data"`,
+        })
+    }
+    const { uid, tags } = raw as RawDocument
+    if (uid !== undefined && uid !== null && (typeof uid !== 'string' || uid === ''))
+      problems.push({
+        file,
+        path: '$.uid',
+        message: `must be a non-empty string; got ${JSON.stringify(uid)}`,
+      })
+    if (tags !== undefined && (!Array.isArray(tags) || tags.some((t) => typeof t !== 'string')))
+      problems.push({
+        file,
+        path: '$.tags',
+        message: `must be a list of strings; got ${JSON.stringify(tags)}`,
+      })
     pending.push({ raw: raw as RawDocument, type, key, lang, file })
   }
   for (const rel of listFiles(path.join(absolute, 'media'))) {
@@ -267,6 +314,8 @@ export function loadContent(dir: string): ContentStore {
   const stored: StoredDocument[] = []
   const groups = new Map<string, StoredDocument[]>()
   const byId = new Map<string, StoredDocument>()
+  const byUid = new Map<string, StoredDocument[]>()
+  const byTypeAll = new Map<string, StoredDocument[]>()
   for (const p of pending) {
     const { raw, type, key, lang, file } = p
     const id = typeof raw.id === 'string' && raw.id ? raw.id : stableId(`${type}/${key}/${lang}`)
@@ -320,11 +369,23 @@ export function loadContent(dir: string): ContentStore {
       text: '',
       firstPublished: Number.isNaN(firstMs) ? 0 : firstMs,
       lastPublished: Number.isNaN(lastMs) ? 0 : lastMs,
+      sortKeys: new Map(),
     }
     stored.push(entry)
     byId.set(id, entry)
     const groupKey = `${type}/${key}`
-    groups.set(groupKey, [...(groups.get(groupKey) ?? []), entry])
+    const group = groups.get(groupKey)
+    if (group) group.push(entry)
+    else groups.set(groupKey, [entry])
+    if (uid !== null) {
+      const uidKey = `${type}\0${uid}`
+      const sameUid = byUid.get(uidKey)
+      if (sameUid) sameUid.push(entry)
+      else byUid.set(uidKey, [entry])
+    }
+    const typeDocs = byTypeAll.get(type)
+    if (typeDocs) typeDocs.push(entry)
+    else byTypeAll.set(type, [entry])
   }
 
   for (const group of groups.values()) {
@@ -355,12 +416,12 @@ export function loadContent(dir: string): ContentStore {
       )
     }
     if (type && typeof link.uid === 'string') {
-      const candidates = stored.filter((d) => d.doc.type === type && d.doc.uid === link.uid)
+      const candidates = byUid.get(`${type}\0${link.uid}`) ?? []
       return candidates.find((d) => d.doc.lang === lang) ?? candidates[0]
     }
     if (type && !link.uid && !link.key && !link.id) {
       // A link to a single type: its document in this language.
-      const candidates = stored.filter((d) => d.doc.type === type)
+      const candidates = byTypeAll.get(type) ?? []
       return candidates.find((d) => d.doc.lang === lang) ?? candidates[0]
     }
     return undefined
@@ -452,6 +513,19 @@ export function loadContent(dir: string): ContentStore {
   const types: Record<string, string> = { ...repo.types }
   for (const entry of stored) types[entry.doc.type] ??= titleCase(entry.doc.type)
   const tags = [...new Set(stored.flatMap((e) => e.doc.tags))].sort()
+  const byType = new Map<string, Map<string, StoredDocument[]>>()
+  const byLang = new Map<string, StoredDocument[]>()
+  for (const entry of stored) {
+    const { type, lang } = entry.doc
+    let langs = byType.get(type)
+    if (!langs) byType.set(type, (langs = new Map()))
+    const list = langs.get(lang)
+    if (list) list.push(entry)
+    else langs.set(lang, [entry])
+    const inLang = byLang.get(lang)
+    if (inLang) inLang.push(entry)
+    else byLang.set(lang, [entry])
+  }
 
   return {
     dir: absolute,
@@ -459,9 +533,14 @@ export function loadContent(dir: string): ContentStore {
     languages,
     masterLang,
     types,
+    repositoryTypes: { ...repo.types },
     tags,
     documents: stored,
     byId,
+    byType,
+    byLang,
+    byUid,
+    sorted: new Map(),
     problems,
     loadedAt: Date.now(),
   }
