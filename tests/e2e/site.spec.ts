@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test'
+import { axeViolations } from './support/axe'
 import {
   allDocuments,
   dateOf,
@@ -12,7 +13,7 @@ import {
 const ROUTES = routes()
 const LANGS = languages()
 
-test.describe('every route renders its document from content/', () => {
+test.describe('every route renders its document from content/, and axe finds no violation', () => {
   for (const route of ROUTES) {
     test(`${route.url} (${route.type} ${route.key})`, async ({ page, baseURL }) => {
       const response = await page.goto(route.url)
@@ -67,6 +68,9 @@ test.describe('every route renders its document from content/', () => {
           await expect(main.getByText(line, { exact: true }).first()).toBeVisible()
         await expect(main.getByText(String(route.data.author))).toBeVisible()
       }
+
+      // WCAG 2.2 A and AA, on the page as loaded (a11y.spec.ts covers the other states).
+      expect(await axeViolations(page)).toEqual([])
     })
   }
 })
