@@ -54,7 +54,7 @@ export function createClient(
     accessToken: settings.content.accessToken,
     ...(settings.content.mode === 'local'
       ? { fetch: cachedEmbeddedFetch }
-      : { fetchOptions: { next: { tags: [CONTENT_CACHE_TAG] } } }),
+      : { fetchOptions: { cache: 'force-cache', next: { tags: [CONTENT_CACHE_TAG] } } }),
     ...config,
   })
   if (settings.content.mode === 'hosted') enableAutoPreviews({ client })

@@ -46,3 +46,11 @@ export function ContentImage({ field, decorative, ...props }: Props) {
     />
   )
 }
+
+/**
+ * The scene wrapper's role: an image named by its description when there is one; without a
+ * name it stays a plain container (an unnamed `role="img"` is an accessibility error).
+ */
+export function imageRole(label: string | null | undefined) {
+  return label ? ({ role: 'img', 'aria-label': label } as const) : {}
+}

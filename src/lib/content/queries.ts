@@ -13,13 +13,59 @@ export const PROJECTS_PER_PAGE = 4
 /** Posts per page of the journal index. */
 export const POSTS_PER_PAGE = 6
 
-/** The settings of a language; every piece of interface text comes from here. */
-export const getSettings = cache((lang: string) => createClient().getSingle('settings', { lang }))
-
-/** The main menu of a language. */
-export const getNavigation = cache((lang: string) =>
-  createClient().getSingle('navigation', { lang }),
+/**
+ * The settings of a language; every piece of interface text comes from here. A repository
+ * without them still renders, with empty labels.
+ */
+export const getSettings = cache((lang: string): Promise<Content.SettingsDocument> =>
+  createClient()
+    .getSingle('settings', { lang })
+    .catch((error: unknown) => {
+      notFoundAsUndefined(error)
+      return emptySingle('settings', lang, {
+        footer_text: [],
+        social_links: [],
+        not_found_text: [],
+        error_text: [],
+      } as Partial<Content.SettingsDocumentData>)
+    }),
 )
+
+/** The main menu of a language (empty when the repository has none). */
+export const getNavigation = cache((lang: string): Promise<Content.NavigationDocument> =>
+  createClient()
+    .getSingle('navigation', { lang })
+    .catch((error: unknown) => {
+      notFoundAsUndefined(error)
+      return emptySingle('navigation', lang, { links: [] })
+    }),
+)
+
+/**
+ * A stand-in for a missing single document. The cast is the point: its fields are absent, which
+ * every reader treats as empty (the API sends null for empty fields, so readers already must).
+ */
+function emptySingle<T extends Content.SettingsDocument | Content.NavigationDocument>(
+  type: T['type'],
+  lang: string,
+  data: Partial<T['data']>,
+): T {
+  return {
+    id: `missing-${type}-${lang}`,
+    uid: null,
+    url: null,
+    type,
+    href: '',
+    tags: [],
+    first_publication_date: '',
+    last_publication_date: '',
+    slugs: [],
+    linked_documents: [],
+    lang,
+    alternate_languages: [],
+    data,
+  } as unknown as T
+}
 
 /** A page by uid, or undefined. */
 export const getPage = cache((lang: string, uid: string) =>

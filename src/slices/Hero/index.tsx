@@ -1,7 +1,7 @@
 import { isFilled, type Content } from '@prismicio/client'
 import { PrismicNextLink } from '@prismicio/next'
 import { PrismicRichText, type SliceComponentProps } from '@prismicio/react'
-import { ContentImage } from '@/components/ContentImage'
+import { ContentImage, imageRole } from '@/components/ContentImage'
 import { sliceContext } from '@/lib/content/slice-context'
 
 /** Props for `Hero`. */
@@ -41,8 +41,7 @@ export default function Hero({ slice, index, context }: HeroProps) {
       <div
         className="hero-visual"
         data-3d-slot="hero"
-        role="img"
-        aria-label={scene_description || poster.alt || undefined}
+        {...imageRole(scene_description || poster.alt)}
       >
         <ContentImage
           field={poster}

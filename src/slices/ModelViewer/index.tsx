@@ -1,6 +1,6 @@
 import { isFilled, type Content } from '@prismicio/client'
 import { PrismicRichText, type SliceComponentProps } from '@prismicio/react'
-import { ContentImage } from '@/components/ContentImage'
+import { ContentImage, imageRole } from '@/components/ContentImage'
 
 /** Props for `ModelViewer`. */
 export type ModelViewerProps = SliceComponentProps<Content.ModelViewerSlice>
@@ -22,8 +22,7 @@ export default function ModelViewer({ slice }: ModelViewerProps) {
         <div
           className="model-stage"
           data-3d-slot="model-viewer"
-          role="img"
-          aria-label={description || poster.alt || undefined}
+          {...imageRole(description || poster.alt)}
         >
           <ContentImage
             field={poster}
