@@ -1,6 +1,5 @@
 import * as prismic from '@prismicio/client'
 import type { Content } from '@prismicio/client'
-import { enableAutoPreviews } from '@prismicio/next'
 import { getConfig } from '@/lib/config'
 import { CONTENT_CACHE_TAG, EMBEDDED_BASE_PATH, cachedEmbeddedFetch } from '@/lib/content/embedded'
 
@@ -57,6 +56,23 @@ export function createClient(
       : { fetchOptions: { cache: 'force-cache', next: { tags: [CONTENT_CACHE_TAG] } } }),
     ...config,
   })
-  if (settings.content.mode === 'hosted') enableAutoPreviews({ client })
+  if (settings.content.mode === 'hosted') client.queryContentFromRef(previewRef)
   return client
+}
+
+/**
+ * The preview ref of the current request, when a preview session is on: what @prismicio/next's
+ * `enableAutoPreviews` reads. Restated here because importing anything from `@prismicio/next`'s
+ * index into this module (which every page imports) put that package's client components, about
+ * 30 KB gzipped, on every page.
+ */
+async function previewRef(): Promise<string | undefined> {
+  const { cookies, draftMode } = await import('next/headers')
+  try {
+    if (!(await draftMode()).isEnabled) return undefined
+  } catch {
+    // Outside a request (build time): no preview.
+    return undefined
+  }
+  return (await cookies()).get(prismic.cookie.preview)?.value
 }

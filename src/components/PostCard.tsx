@@ -1,5 +1,5 @@
 import type { Content } from '@prismicio/client'
-import { PrismicNextLink } from '@prismicio/next'
+import { ContentLink } from './ContentLink'
 import { formatDate } from '@/lib/content/text'
 import { ContentImage } from './ContentImage'
 
@@ -21,9 +21,9 @@ export function PostCard({
         sizes="(min-width: 64rem) 33vw, (min-width: 40rem) 50vw, 100vw"
       />
       <Heading className="card-title">
-        <PrismicNextLink document={post} className="card-link">
+        <ContentLink document={post} className="card-link">
           {post.data.title}
-        </PrismicNextLink>
+        </ContentLink>
       </Heading>
       {post.data.date && (
         <p className="card-meta">

@@ -1,5 +1,5 @@
 import type { Content } from '@prismicio/client'
-import { PrismicNextLink } from '@prismicio/next'
+import { ContentLink } from './ContentLink'
 import { ContentImage } from './ContentImage'
 
 /** A project in a grid: cover, title and summary; the whole card is one link. */
@@ -20,9 +20,9 @@ export function ProjectCard({
         sizes="(min-width: 64rem) 33vw, (min-width: 40rem) 50vw, 100vw"
       />
       <Heading className="card-title">
-        <PrismicNextLink document={project} className="card-link">
+        <ContentLink document={project} className="card-link">
           {project.data.title}
-        </PrismicNextLink>
+        </ContentLink>
       </Heading>
       {project.data.summary && <p className="card-text">{project.data.summary}</p>}
     </article>

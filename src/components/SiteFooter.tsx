@@ -1,5 +1,5 @@
 import type { Content } from '@prismicio/client'
-import { PrismicNextLink } from '@prismicio/next'
+import { ContentLink } from './ContentLink'
 import { PrismicRichText } from '@prismicio/react'
 
 /** The footer: the studio's words, the menu again and the social links. */
@@ -22,7 +22,7 @@ export function SiteFooter({
           <ul className="footer-links">
             {navigation.data.links.map((item, i) => (
               <li key={i}>
-                <PrismicNextLink field={item.link}>{item.label}</PrismicNextLink>
+                <ContentLink field={item.link}>{item.label}</ContentLink>
               </li>
             ))}
           </ul>
@@ -32,9 +32,9 @@ export function SiteFooter({
             <ul className="footer-links">
               {social_links.map((item, i) => (
                 <li key={i}>
-                  <PrismicNextLink field={item.link} rel="me noopener">
+                  <ContentLink field={item.link} rel="me noopener">
                     {item.label}
-                  </PrismicNextLink>
+                  </ContentLink>
                 </li>
               ))}
             </ul>

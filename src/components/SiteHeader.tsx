@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
 import type { Content } from '@prismicio/client'
-import { PrismicNextLink } from '@prismicio/next'
+import { ContentLink } from './ContentLink'
 
 /** The header: the site's name (home link), the main menu and the language switcher. */
 export function SiteHeader({
@@ -24,7 +24,7 @@ export function SiteHeader({
           <ul>
             {navigation.data.links.map((item, i) => (
               <li key={i}>
-                <PrismicNextLink field={item.link}>{item.label}</PrismicNextLink>
+                <ContentLink field={item.link}>{item.label}</ContentLink>
               </li>
             ))}
           </ul>

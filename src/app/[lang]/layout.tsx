@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react'
 import type { Metadata, Viewport } from 'next'
 import { notFound } from 'next/navigation'
-import { PrismicPreview } from '@prismicio/next'
+import { getToolbarSrc } from '@prismicio/client'
+import { PreviewEvents } from '@/components/PreviewEvents'
 import { getConfig } from '@/lib/config'
 import { getLanguages } from '@/lib/content/languages'
 import { getSettings } from '@/lib/content/queries'
@@ -57,7 +58,12 @@ export default async function LangLayout({ children, params }: Props & { childre
         </a>
         {children}
         {/* Prismic's toolbar script comes from Prismic's CDN: hosted mode only. */}
-        {hosted && <PrismicPreview repositoryName={repositoryName(contentEndpoint())} />}
+        {hosted && (
+          <>
+            <script async defer src={getToolbarSrc(repositoryName(contentEndpoint()))} />
+            <PreviewEvents />
+          </>
+        )}
       </body>
     </html>
   )

@@ -1,5 +1,5 @@
 import { isFilled, type Content } from '@prismicio/client'
-import { PrismicNextLink } from '@prismicio/next'
+import { ContentLink } from '@/components/ContentLink'
 import { PrismicRichText, type SliceComponentProps } from '@prismicio/react'
 
 /** Props for `CallToAction`. */
@@ -17,9 +17,9 @@ export default function CallToAction({ slice }: CallToActionProps) {
       {isFilled.keyText(heading) && <h2>{heading}</h2>}
       <PrismicRichText field={text} />
       {isFilled.link(button_link) && isFilled.keyText(button_label) && (
-        <PrismicNextLink field={button_link} className="button">
+        <ContentLink field={button_link} className="button">
           {button_label}
-        </PrismicNextLink>
+        </ContentLink>
       )}
     </section>
   )

@@ -1,5 +1,5 @@
 import { isFilled, type Content } from '@prismicio/client'
-import { PrismicNextLink } from '@prismicio/next'
+import { ContentLink } from '@/components/ContentLink'
 import { PrismicRichText, type SliceComponentProps } from '@prismicio/react'
 import { ContentImage, imageRole } from '@/components/ContentImage'
 import { sliceContext } from '@/lib/content/slice-context'
@@ -33,9 +33,9 @@ export default function Hero({ slice, index, context }: HeroProps) {
           <PrismicRichText field={text} />
         </div>
         {isFilled.link(cta_link) && isFilled.keyText(cta_label) && (
-          <PrismicNextLink field={cta_link} className="button">
+          <ContentLink field={cta_link} className="button">
             {cta_label}
-          </PrismicNextLink>
+          </ContentLink>
         )}
       </div>
       <div
@@ -46,8 +46,7 @@ export default function Hero({ slice, index, context }: HeroProps) {
         <ContentImage
           field={poster}
           decorative
-          preload={isFirst}
-          fetchPriority={isFirst ? 'high' : undefined}
+          priority={isFirst}
           sizes="(min-width: 64rem) 50vw, 100vw"
           className="hero-poster"
         />

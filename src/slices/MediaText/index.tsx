@@ -1,5 +1,5 @@
 import { isFilled, type Content } from '@prismicio/client'
-import { PrismicNextLink } from '@prismicio/next'
+import { ContentLink } from '@/components/ContentLink'
 import { PrismicRichText, type SliceComponentProps } from '@prismicio/react'
 import { ContentImage } from '@/components/ContentImage'
 
@@ -21,9 +21,9 @@ export default function MediaText({ slice }: MediaTextProps) {
         {isFilled.keyText(heading) && <h2>{heading}</h2>}
         <PrismicRichText field={text} />
         {isFilled.link(cta_link) && isFilled.keyText(cta_label) && (
-          <PrismicNextLink field={cta_link} className="text-link">
+          <ContentLink field={cta_link} className="text-link">
             {cta_label}
-          </PrismicNextLink>
+          </ContentLink>
         )}
       </div>
     </section>

@@ -1,5 +1,5 @@
 import { isFilled, type Content } from '@prismicio/client'
-import { PrismicNextLink } from '@prismicio/next'
+import { ContentLink } from '@/components/ContentLink'
 import type { SliceComponentProps } from '@prismicio/react'
 import { PostCard } from '@/components/PostCard'
 import { getPosts } from '@/lib/content/queries'
@@ -27,9 +27,9 @@ export default async function PostList({ slice, context }: PostListProps) {
       <div className="section-head">
         {isFilled.keyText(heading) && <h2>{heading}</h2>}
         {isFilled.link(link) && isFilled.keyText(link_label) && (
-          <PrismicNextLink field={link} className="text-link">
+          <ContentLink field={link} className="text-link">
             {link_label}
-          </PrismicNextLink>
+          </ContentLink>
         )}
       </div>
       <div className="card-grid">

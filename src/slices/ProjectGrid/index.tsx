@@ -1,5 +1,5 @@
 import { isFilled, type Content } from '@prismicio/client'
-import { PrismicNextLink } from '@prismicio/next'
+import { ContentLink } from '@/components/ContentLink'
 import { PrismicRichText, type SliceComponentProps } from '@prismicio/react'
 import { ProjectCard } from '@/components/ProjectCard'
 import { getProjects, getProjectsByIds } from '@/lib/content/queries'
@@ -30,9 +30,9 @@ export default async function ProjectGrid({ slice, context }: ProjectGridProps) 
       <div className="section-head">
         {isFilled.keyText(heading) && <h2>{heading}</h2>}
         {isFilled.link(link) && isFilled.keyText(link_label) && (
-          <PrismicNextLink field={link} className="text-link">
+          <ContentLink field={link} className="text-link">
             {link_label}
-          </PrismicNextLink>
+          </ContentLink>
         )}
       </div>
       {isFilled.richText(intro) && (

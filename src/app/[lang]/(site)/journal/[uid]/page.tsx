@@ -44,8 +44,7 @@ export default async function PostPage({ params }: Params) {
         <ContentImage
           field={cover}
           className="cover"
-          preload
-          fetchPriority="high"
+          priority
           sizes="(min-width: 72rem) 72rem, 100vw"
         />
         <div className="prose">

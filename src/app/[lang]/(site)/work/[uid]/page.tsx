@@ -59,8 +59,7 @@ export default async function ProjectPage({ params }: Params) {
         <ContentImage
           field={cover}
           className="cover"
-          preload
-          fetchPriority="high"
+          priority
           sizes="(min-width: 72rem) 72rem, 100vw"
         />
         <Slices slices={project.data.slices} context={{ lang }} />
