@@ -50,6 +50,8 @@ export default defineConfig({
       LISTEN_HOST: '127.0.0.1',
       SITE_URL: baseURL,
       OUTBOX_DIR: '.data/e2e-outbox',
+      // The revalidate webhook's secret, which tests/e2e/site.spec.ts sends (right and wrong).
+      PRISMIC_WEBHOOK_SECRET: process.env.E2E_WEBHOOK_SECRET ?? 'facet-e2e-webhook-secret',
       NEXT_TELEMETRY_DISABLED: '1',
     },
     reuseExistingServer: false,

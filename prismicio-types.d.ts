@@ -48,6 +48,132 @@ type ContentRelationshipFieldWithData<
 		>
 }[Exclude<TCustomType[number], string>["id"]];
 
+type JournalIndexDocumentDataSlicesSlice = NewsletterSlice | CallToActionSlice
+
+/**
+ * Content for Journal index documents
+ */
+interface JournalIndexDocumentData {
+	/**
+	 * Title (the h1) field in *Journal index*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: journal_index.title
+	 * - **Tab**: Main
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	title: prismic.KeyTextField;
+	
+	/**
+	 * Introduction field in *Journal index*
+	 *
+	 * - **Field Type**: Rich Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: journal_index.intro
+	 * - **Tab**: Main
+	 * - **Documentation**: https://prismic.io/docs/fields/rich-text
+	 */
+	intro: prismic.RichTextField;
+	
+	/**
+	 * Search field label (e.g. Search) field in *Journal index*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: journal_index.search_label
+	 * - **Tab**: Main
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	search_label: prismic.KeyTextField;
+	
+	/**
+	 * Search button label field in *Journal index*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: journal_index.search_button_label
+	 * - **Tab**: Main
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	search_button_label: prismic.KeyTextField;
+	
+	/**
+	 * Results heading; {count} and {query} are replaced field in *Journal index*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: journal_index.results_label
+	 * - **Tab**: Main
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	results_label: prismic.KeyTextField;
+	
+	/**
+	 * Shown when no post matches field in *Journal index*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: journal_index.empty_text
+	 * - **Tab**: Main
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	empty_text: prismic.KeyTextField;
+	
+	/**
+	 * Slice Zone field in *Journal index*
+	 *
+	 * - **Field Type**: Slice Zone
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: journal_index.slices[]
+	 * - **Tab**: Main
+	 * - **Documentation**: https://prismic.io/docs/slices
+	 */
+	slices: prismic.SliceZone<JournalIndexDocumentDataSlicesSlice>;/**
+	 * Meta title field in *Journal index*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: journal_index.meta_title
+	 * - **Tab**: SEO & Metadata
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	meta_title: prismic.KeyTextField;
+	
+	/**
+	 * Meta description field in *Journal index*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: journal_index.meta_description
+	 * - **Tab**: SEO & Metadata
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	meta_description: prismic.KeyTextField;
+	
+	/**
+	 * Meta image field in *Journal index*
+	 *
+	 * - **Field Type**: Image
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: journal_index.meta_image
+	 * - **Tab**: SEO & Metadata
+	 * - **Documentation**: https://prismic.io/docs/fields/image
+	 */
+	meta_image: prismic.ImageField<never>;
+}
+
+/**
+ * Journal index document from Prismic
+ *
+ * - **API ID**: `journal_index`
+ * - **Repeatable**: `false`
+ * - **Documentation**: https://prismic.io/docs/content-modeling
+ *
+ * @typeParam Lang - Language API ID of the document.
+ */
+export type JournalIndexDocument<Lang extends string = "en-us" | "fr-fr"> = prismic.PrismicDocumentWithoutUID<Simplify<JournalIndexDocumentData>, "journal_index", Lang>;
+
 /**
  * Item in *Navigation → Menu links*
  */
@@ -100,7 +226,7 @@ interface NavigationDocumentData {
  */
 export type NavigationDocument<Lang extends string = "en-us" | "fr-fr"> = prismic.PrismicDocumentWithoutUID<Simplify<NavigationDocumentData>, "navigation", Lang>;
 
-type PageDocumentDataSlicesSlice = HeroSlice | RichTextSlice | ModelViewerSlice | ContactFormSlice | NewsletterSlice
+type PageDocumentDataSlicesSlice = HeroSlice | RichTextSlice | MediaTextSlice | FeatureGridSlice | ProjectGridSlice | PostListSlice | ModelViewerSlice | TestimonialSlice | CallToActionSlice | ContactFormSlice | NewsletterSlice | FaqSlice
 
 /**
  * Content for Page documents
@@ -170,6 +296,256 @@ interface PageDocumentData {
  * @typeParam Lang - Language API ID of the document.
  */
 export type PageDocument<Lang extends string = "en-us" | "fr-fr"> = prismic.PrismicDocumentWithUID<Simplify<PageDocumentData>, "page", Lang>;
+
+/**
+ * Content for Post documents
+ */
+interface PostDocumentData {
+	/**
+	 * Title (the h1) field in *Post*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: post.title
+	 * - **Tab**: Main
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	title: prismic.KeyTextField;
+	
+	/**
+	 * Date field in *Post*
+	 *
+	 * - **Field Type**: Date
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: post.date
+	 * - **Tab**: Main
+	 * - **Documentation**: https://prismic.io/docs/fields/date
+	 */
+	date: prismic.DateField;
+	
+	/**
+	 * Author field in *Post*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: post.author
+	 * - **Tab**: Main
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	author: prismic.KeyTextField;
+	
+	/**
+	 * Cover field in *Post*
+	 *
+	 * - **Field Type**: Image
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: post.cover
+	 * - **Tab**: Main
+	 * - **Documentation**: https://prismic.io/docs/fields/image
+	 */
+	cover: prismic.ImageField<never>;
+	
+	/**
+	 * Excerpt field in *Post*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: post.excerpt
+	 * - **Tab**: Main
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	excerpt: prismic.KeyTextField;
+	
+	/**
+	 * Body field in *Post*
+	 *
+	 * - **Field Type**: Rich Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: post.body
+	 * - **Tab**: Main
+	 * - **Documentation**: https://prismic.io/docs/fields/rich-text
+	 */
+	body: prismic.RichTextField;/**
+	 * Meta title field in *Post*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: post.meta_title
+	 * - **Tab**: SEO & Metadata
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	meta_title: prismic.KeyTextField;
+	
+	/**
+	 * Meta description field in *Post*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: post.meta_description
+	 * - **Tab**: SEO & Metadata
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	meta_description: prismic.KeyTextField;
+	
+	/**
+	 * Meta image field in *Post*
+	 *
+	 * - **Field Type**: Image
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: post.meta_image
+	 * - **Tab**: SEO & Metadata
+	 * - **Documentation**: https://prismic.io/docs/fields/image
+	 */
+	meta_image: prismic.ImageField<never>;
+}
+
+/**
+ * Post document from Prismic
+ *
+ * - **API ID**: `post`
+ * - **Repeatable**: `true`
+ * - **Documentation**: https://prismic.io/docs/content-modeling
+ *
+ * @typeParam Lang - Language API ID of the document.
+ */
+export type PostDocument<Lang extends string = "en-us" | "fr-fr"> = prismic.PrismicDocumentWithUID<Simplify<PostDocumentData>, "post", Lang>;
+
+type ProjectDocumentDataSlicesSlice = RichTextSlice | MediaTextSlice | FeatureGridSlice | ModelViewerSlice | TestimonialSlice | CallToActionSlice | FaqSlice
+
+/**
+ * Content for Project documents
+ */
+interface ProjectDocumentData {
+	/**
+	 * Title (the h1) field in *Project*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: project.title
+	 * - **Tab**: Main
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	title: prismic.KeyTextField;
+	
+	/**
+	 * Summary (one sentence) field in *Project*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: project.summary
+	 * - **Tab**: Main
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	summary: prismic.KeyTextField;
+	
+	/**
+	 * Cover field in *Project*
+	 *
+	 * - **Field Type**: Image
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: project.cover
+	 * - **Tab**: Main
+	 * - **Documentation**: https://prismic.io/docs/fields/image
+	 */
+	cover: prismic.ImageField<never>;
+	
+	/**
+	 * Date field in *Project*
+	 *
+	 * - **Field Type**: Date
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: project.date
+	 * - **Tab**: Main
+	 * - **Documentation**: https://prismic.io/docs/fields/date
+	 */
+	date: prismic.DateField;
+	
+	/**
+	 * Client field in *Project*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: project.client
+	 * - **Tab**: Main
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	client: prismic.KeyTextField;
+	
+	/**
+	 * Services field in *Project*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: project.services
+	 * - **Tab**: Main
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	services: prismic.KeyTextField;
+	
+	/**
+	 * 3D model (GLB) field in *Project*
+	 *
+	 * - **Field Type**: Link to Media
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: project.model
+	 * - **Tab**: Main
+	 * - **Documentation**: https://prismic.io/docs/fields/link-to-media
+	 */
+	model: prismic.LinkToMediaField<prismic.FieldState, never>;
+	
+	/**
+	 * Slice Zone field in *Project*
+	 *
+	 * - **Field Type**: Slice Zone
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: project.slices[]
+	 * - **Tab**: Main
+	 * - **Documentation**: https://prismic.io/docs/slices
+	 */
+	slices: prismic.SliceZone<ProjectDocumentDataSlicesSlice>;/**
+	 * Meta title field in *Project*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: project.meta_title
+	 * - **Tab**: SEO & Metadata
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	meta_title: prismic.KeyTextField;
+	
+	/**
+	 * Meta description field in *Project*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: project.meta_description
+	 * - **Tab**: SEO & Metadata
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	meta_description: prismic.KeyTextField;
+	
+	/**
+	 * Meta image field in *Project*
+	 *
+	 * - **Field Type**: Image
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: project.meta_image
+	 * - **Tab**: SEO & Metadata
+	 * - **Documentation**: https://prismic.io/docs/fields/image
+	 */
+	meta_image: prismic.ImageField<never>;
+}
+
+/**
+ * Project document from Prismic
+ *
+ * - **API ID**: `project`
+ * - **Repeatable**: `true`
+ * - **Documentation**: https://prismic.io/docs/content-modeling
+ *
+ * @typeParam Lang - Language API ID of the document.
+ */
+export type ProjectDocument<Lang extends string = "en-us" | "fr-fr"> = prismic.PrismicDocumentWithUID<Simplify<ProjectDocumentData>, "project", Lang>;
 
 /**
  * Item in *Settings → Social links*
@@ -285,6 +661,226 @@ interface SettingsDocumentData {
 	 * - **Documentation**: https://prismic.io/docs/fields/text
 	 */
 	language_switcher_label: prismic.KeyTextField;
+	
+	/**
+	 * This language’s name, in itself (e.g. Français) field in *Settings*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: settings.language_name
+	 * - **Tab**: Interface text
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	language_name: prismic.KeyTextField;
+	
+	/**
+	 * Main menu label (for screen readers) field in *Settings*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: settings.main_nav_label
+	 * - **Tab**: Interface text
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	main_nav_label: prismic.KeyTextField;
+	
+	/**
+	 * Footer menu label (for screen readers) field in *Settings*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: settings.footer_nav_label
+	 * - **Tab**: Interface text
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	footer_nav_label: prismic.KeyTextField;
+	
+	/**
+	 * Social links label field in *Settings*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: settings.social_label
+	 * - **Tab**: Interface text
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	social_label: prismic.KeyTextField;
+	
+	/**
+	 * Pagination label (for screen readers) field in *Settings*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: settings.pagination_label
+	 * - **Tab**: Interface text
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	pagination_label: prismic.KeyTextField;
+	
+	/**
+	 * Next page field in *Settings*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: settings.next_page_label
+	 * - **Tab**: Interface text
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	next_page_label: prismic.KeyTextField;
+	
+	/**
+	 * Previous page field in *Settings*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: settings.previous_page_label
+	 * - **Tab**: Interface text
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	previous_page_label: prismic.KeyTextField;
+	
+	/**
+	 * Page position; {page} and {total} are replaced field in *Settings*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: settings.page_of_label
+	 * - **Tab**: Interface text
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	page_of_label: prismic.KeyTextField;
+	
+	/**
+	 * Read more field in *Settings*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: settings.read_more_label
+	 * - **Tab**: Interface text
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	read_more_label: prismic.KeyTextField;
+	
+	/**
+	 * Byline prefix (e.g. By) field in *Settings*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: settings.by_label
+	 * - **Tab**: Interface text
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	by_label: prismic.KeyTextField;
+	
+	/**
+	 * Tags label field in *Settings*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: settings.tags_label
+	 * - **Tab**: Interface text
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	tags_label: prismic.KeyTextField;
+	
+	/**
+	 * Client label field in *Settings*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: settings.client_label
+	 * - **Tab**: Interface text
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	client_label: prismic.KeyTextField;
+	
+	/**
+	 * Services label field in *Settings*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: settings.services_label
+	 * - **Tab**: Interface text
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	services_label: prismic.KeyTextField;
+	
+	/**
+	 * Date label field in *Settings*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: settings.date_label
+	 * - **Tab**: Interface text
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	date_label: prismic.KeyTextField;
+	
+	/**
+	 * Not found: title field in *Settings*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: settings.not_found_title
+	 * - **Tab**: Interface text
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	not_found_title: prismic.KeyTextField;
+	
+	/**
+	 * Not found: text field in *Settings*
+	 *
+	 * - **Field Type**: Rich Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: settings.not_found_text
+	 * - **Tab**: Interface text
+	 * - **Documentation**: https://prismic.io/docs/fields/rich-text
+	 */
+	not_found_text: prismic.RichTextField;
+	
+	/**
+	 * Not found: link label (to the home page) field in *Settings*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: settings.not_found_link_label
+	 * - **Tab**: Interface text
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	not_found_link_label: prismic.KeyTextField;
+	
+	/**
+	 * Error page: title field in *Settings*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: settings.error_title
+	 * - **Tab**: Interface text
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	error_title: prismic.KeyTextField;
+	
+	/**
+	 * Error page: text field in *Settings*
+	 *
+	 * - **Field Type**: Rich Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: settings.error_text
+	 * - **Tab**: Interface text
+	 * - **Documentation**: https://prismic.io/docs/fields/rich-text
+	 */
+	error_text: prismic.RichTextField;
+	
+	/**
+	 * Error page: retry button label field in *Settings*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: settings.error_retry_label
+	 * - **Tab**: Interface text
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	error_retry_label: prismic.KeyTextField;
 }
 
 /**
@@ -298,7 +894,244 @@ interface SettingsDocumentData {
  */
 export type SettingsDocument<Lang extends string = "en-us" | "fr-fr"> = prismic.PrismicDocumentWithoutUID<Simplify<SettingsDocumentData>, "settings", Lang>;
 
-export type AllDocumentTypes = NavigationDocument | PageDocument | SettingsDocument;
+type WorkIndexDocumentDataSlicesSlice = CallToActionSlice | TestimonialSlice | NewsletterSlice
+
+/**
+ * Content for Work index documents
+ */
+interface WorkIndexDocumentData {
+	/**
+	 * Title (the h1) field in *Work index*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: work_index.title
+	 * - **Tab**: Main
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	title: prismic.KeyTextField;
+	
+	/**
+	 * Introduction field in *Work index*
+	 *
+	 * - **Field Type**: Rich Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: work_index.intro
+	 * - **Tab**: Main
+	 * - **Documentation**: https://prismic.io/docs/fields/rich-text
+	 */
+	intro: prismic.RichTextField;
+	
+	/**
+	 * Tag filter label (e.g. Filter by tag) field in *Work index*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: work_index.filter_label
+	 * - **Tab**: Main
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	filter_label: prismic.KeyTextField;
+	
+	/**
+	 * Label of the link that clears the filter (e.g. All) field in *Work index*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: work_index.all_tags_label
+	 * - **Tab**: Main
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	all_tags_label: prismic.KeyTextField;
+	
+	/**
+	 * Shown when no project matches field in *Work index*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: work_index.empty_text
+	 * - **Tab**: Main
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	empty_text: prismic.KeyTextField;
+	
+	/**
+	 * Slice Zone field in *Work index*
+	 *
+	 * - **Field Type**: Slice Zone
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: work_index.slices[]
+	 * - **Tab**: Main
+	 * - **Documentation**: https://prismic.io/docs/slices
+	 */
+	slices: prismic.SliceZone<WorkIndexDocumentDataSlicesSlice>;/**
+	 * Meta title field in *Work index*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: work_index.meta_title
+	 * - **Tab**: SEO & Metadata
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	meta_title: prismic.KeyTextField;
+	
+	/**
+	 * Meta description field in *Work index*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: work_index.meta_description
+	 * - **Tab**: SEO & Metadata
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	meta_description: prismic.KeyTextField;
+	
+	/**
+	 * Meta image field in *Work index*
+	 *
+	 * - **Field Type**: Image
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: work_index.meta_image
+	 * - **Tab**: SEO & Metadata
+	 * - **Documentation**: https://prismic.io/docs/fields/image
+	 */
+	meta_image: prismic.ImageField<never>;
+}
+
+/**
+ * Work index document from Prismic
+ *
+ * - **API ID**: `work_index`
+ * - **Repeatable**: `false`
+ * - **Documentation**: https://prismic.io/docs/content-modeling
+ *
+ * @typeParam Lang - Language API ID of the document.
+ */
+export type WorkIndexDocument<Lang extends string = "en-us" | "fr-fr"> = prismic.PrismicDocumentWithoutUID<Simplify<WorkIndexDocumentData>, "work_index", Lang>;
+
+export type AllDocumentTypes = JournalIndexDocument | NavigationDocument | PageDocument | PostDocument | ProjectDocument | SettingsDocument | WorkIndexDocument;
+
+/**
+ * Primary content in *CallToAction → Default → Primary*
+ */
+export interface CallToActionSliceDefaultPrimary {
+	/**
+	 * Heading field in *CallToAction → Default → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: call_to_action.default.primary.heading
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	heading: prismic.KeyTextField;
+	
+	/**
+	 * Text field in *CallToAction → Default → Primary*
+	 *
+	 * - **Field Type**: Rich Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: call_to_action.default.primary.text
+	 * - **Documentation**: https://prismic.io/docs/fields/rich-text
+	 */
+	text: prismic.RichTextField;
+	
+	/**
+	 * Button label field in *CallToAction → Default → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: call_to_action.default.primary.button_label
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	button_label: prismic.KeyTextField;
+	
+	/**
+	 * Button link field in *CallToAction → Default → Primary*
+	 *
+	 * - **Field Type**: Link
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: call_to_action.default.primary.button_link
+	 * - **Documentation**: https://prismic.io/docs/fields/link
+	 */
+	button_link: prismic.LinkField<string, string, unknown, prismic.FieldState, never>;
+}
+
+/**
+ * Default variation for CallToAction Slice
+ *
+ * - **API ID**: `default`
+ * - **Description**: Default
+ * - **Documentation**: https://prismic.io/docs/slices
+ */
+export type CallToActionSliceDefault = prismic.SharedSliceVariation<"default", Simplify<CallToActionSliceDefaultPrimary>, never>;
+
+/**
+ * Primary content in *CallToAction → Accent band → Primary*
+ */
+export interface CallToActionSliceAccentPrimary {
+	/**
+	 * Heading field in *CallToAction → Accent band → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: call_to_action.accent.primary.heading
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	heading: prismic.KeyTextField;
+	
+	/**
+	 * Text field in *CallToAction → Accent band → Primary*
+	 *
+	 * - **Field Type**: Rich Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: call_to_action.accent.primary.text
+	 * - **Documentation**: https://prismic.io/docs/fields/rich-text
+	 */
+	text: prismic.RichTextField;
+	
+	/**
+	 * Button label field in *CallToAction → Accent band → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: call_to_action.accent.primary.button_label
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	button_label: prismic.KeyTextField;
+	
+	/**
+	 * Button link field in *CallToAction → Accent band → Primary*
+	 *
+	 * - **Field Type**: Link
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: call_to_action.accent.primary.button_link
+	 * - **Documentation**: https://prismic.io/docs/fields/link
+	 */
+	button_link: prismic.LinkField<string, string, unknown, prismic.FieldState, never>;
+}
+
+/**
+ * Accent band variation for CallToAction Slice
+ *
+ * - **API ID**: `accent`
+ * - **Description**: On the accent colour, full width
+ * - **Documentation**: https://prismic.io/docs/slices
+ */
+export type CallToActionSliceAccent = prismic.SharedSliceVariation<"accent", Simplify<CallToActionSliceAccentPrimary>, never>;
+
+/**
+ * Slice variation for *CallToAction*
+ */
+type CallToActionSliceVariation = CallToActionSliceDefault | CallToActionSliceAccent
+
+/**
+ * CallToAction Shared Slice
+ *
+ * - **API ID**: `call_to_action`
+ * - **Description**: A heading, a sentence and a button
+ * - **Documentation**: https://prismic.io/docs/slices
+ */
+export type CallToActionSlice = prismic.SharedSlice<"call_to_action", CallToActionSliceVariation>;
 
 /**
  * Primary content in *ContactForm → Default → Primary*
@@ -409,6 +1242,231 @@ type ContactFormSliceVariation = ContactFormSliceDefault
 export type ContactFormSlice = prismic.SharedSlice<"contact_form", ContactFormSliceVariation>;
 
 /**
+ * Item in *Faq → Default → Primary → Questions*
+ */
+export interface FaqSliceDefaultPrimaryQuestionsItem {
+	/**
+	 * Question field in *Faq → Default → Primary → Questions*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: faq.default.primary.questions[].question
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	question: prismic.KeyTextField;
+	
+	/**
+	 * Answer field in *Faq → Default → Primary → Questions*
+	 *
+	 * - **Field Type**: Rich Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: faq.default.primary.questions[].answer
+	 * - **Documentation**: https://prismic.io/docs/fields/rich-text
+	 */
+	answer: prismic.RichTextField;
+}
+
+/**
+ * Primary content in *Faq → Default → Primary*
+ */
+export interface FaqSliceDefaultPrimary {
+	/**
+	 * Heading field in *Faq → Default → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: faq.default.primary.heading
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	heading: prismic.KeyTextField;
+	
+	/**
+	 * Questions field in *Faq → Default → Primary*
+	 *
+	 * - **Field Type**: Group
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: faq.default.primary.questions[]
+	 * - **Documentation**: https://prismic.io/docs/fields/repeatable-group
+	 */
+	questions: prismic.GroupField<Simplify<FaqSliceDefaultPrimaryQuestionsItem>>;
+}
+
+/**
+ * Default variation for Faq Slice
+ *
+ * - **API ID**: `default`
+ * - **Description**: Default
+ * - **Documentation**: https://prismic.io/docs/slices
+ */
+export type FaqSliceDefault = prismic.SharedSliceVariation<"default", Simplify<FaqSliceDefaultPrimary>, never>;
+
+/**
+ * Slice variation for *Faq*
+ */
+type FaqSliceVariation = FaqSliceDefault
+
+/**
+ * Faq Shared Slice
+ *
+ * - **API ID**: `faq`
+ * - **Description**: Questions and answers, each one a disclosure
+ * - **Documentation**: https://prismic.io/docs/slices
+ */
+export type FaqSlice = prismic.SharedSlice<"faq", FaqSliceVariation>;
+
+/**
+ * Item in *FeatureGrid → Default → Primary → Features*
+ */
+export interface FeatureGridSliceDefaultPrimaryFeaturesItem {
+	/**
+	 * Title field in *FeatureGrid → Default → Primary → Features*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: feature_grid.default.primary.features[].title
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	title: prismic.KeyTextField;
+	
+	/**
+	 * Text field in *FeatureGrid → Default → Primary → Features*
+	 *
+	 * - **Field Type**: Rich Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: feature_grid.default.primary.features[].text
+	 * - **Documentation**: https://prismic.io/docs/fields/rich-text
+	 */
+	text: prismic.RichTextField;
+}
+
+/**
+ * Item in *FeatureGrid → Numbered → Primary → Features*
+ */
+export interface FeatureGridSliceNumberedPrimaryFeaturesItem {
+	/**
+	 * Title field in *FeatureGrid → Numbered → Primary → Features*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: feature_grid.numbered.primary.features[].title
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	title: prismic.KeyTextField;
+	
+	/**
+	 * Text field in *FeatureGrid → Numbered → Primary → Features*
+	 *
+	 * - **Field Type**: Rich Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: feature_grid.numbered.primary.features[].text
+	 * - **Documentation**: https://prismic.io/docs/fields/rich-text
+	 */
+	text: prismic.RichTextField;
+}
+
+/**
+ * Primary content in *FeatureGrid → Default → Primary*
+ */
+export interface FeatureGridSliceDefaultPrimary {
+	/**
+	 * Heading field in *FeatureGrid → Default → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: feature_grid.default.primary.heading
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	heading: prismic.KeyTextField;
+	
+	/**
+	 * Introduction field in *FeatureGrid → Default → Primary*
+	 *
+	 * - **Field Type**: Rich Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: feature_grid.default.primary.intro
+	 * - **Documentation**: https://prismic.io/docs/fields/rich-text
+	 */
+	intro: prismic.RichTextField;
+	
+	/**
+	 * Features field in *FeatureGrid → Default → Primary*
+	 *
+	 * - **Field Type**: Group
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: feature_grid.default.primary.features[]
+	 * - **Documentation**: https://prismic.io/docs/fields/repeatable-group
+	 */
+	features: prismic.GroupField<Simplify<FeatureGridSliceDefaultPrimaryFeaturesItem>>;
+}
+
+/**
+ * Default variation for FeatureGrid Slice
+ *
+ * - **API ID**: `default`
+ * - **Description**: Default
+ * - **Documentation**: https://prismic.io/docs/slices
+ */
+export type FeatureGridSliceDefault = prismic.SharedSliceVariation<"default", Simplify<FeatureGridSliceDefaultPrimary>, never>;
+
+/**
+ * Primary content in *FeatureGrid → Numbered → Primary*
+ */
+export interface FeatureGridSliceNumberedPrimary {
+	/**
+	 * Heading field in *FeatureGrid → Numbered → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: feature_grid.numbered.primary.heading
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	heading: prismic.KeyTextField;
+	
+	/**
+	 * Introduction field in *FeatureGrid → Numbered → Primary*
+	 *
+	 * - **Field Type**: Rich Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: feature_grid.numbered.primary.intro
+	 * - **Documentation**: https://prismic.io/docs/fields/rich-text
+	 */
+	intro: prismic.RichTextField;
+	
+	/**
+	 * Features field in *FeatureGrid → Numbered → Primary*
+	 *
+	 * - **Field Type**: Group
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: feature_grid.numbered.primary.features[]
+	 * - **Documentation**: https://prismic.io/docs/fields/repeatable-group
+	 */
+	features: prismic.GroupField<Simplify<FeatureGridSliceNumberedPrimaryFeaturesItem>>;
+}
+
+/**
+ * Numbered variation for FeatureGrid Slice
+ *
+ * - **API ID**: `numbered`
+ * - **Description**: Each feature carries its number: steps of a process
+ * - **Documentation**: https://prismic.io/docs/slices
+ */
+export type FeatureGridSliceNumbered = prismic.SharedSliceVariation<"numbered", Simplify<FeatureGridSliceNumberedPrimary>, never>;
+
+/**
+ * Slice variation for *FeatureGrid*
+ */
+type FeatureGridSliceVariation = FeatureGridSliceDefault | FeatureGridSliceNumbered
+
+/**
+ * FeatureGrid Shared Slice
+ *
+ * - **API ID**: `feature_grid`
+ * - **Description**: A grid of short features
+ * - **Documentation**: https://prismic.io/docs/slices
+ */
+export type FeatureGridSlice = prismic.SharedSlice<"feature_grid", FeatureGridSliceVariation>;
+
+/**
  * Primary content in *Hero → Procedural scene → Primary*
  */
 export interface HeroSliceDefaultPrimary {
@@ -421,6 +1479,16 @@ export interface HeroSliceDefaultPrimary {
 	 * - **Documentation**: https://prismic.io/docs/fields/text
 	 */
 	eyebrow: prismic.KeyTextField;
+	
+	/**
+	 * Heading (when the hero is not the first slice; first, it shows the page title as the h1) field in *Hero → Procedural scene → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: hero.default.primary.heading
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	heading: prismic.KeyTextField;
 	
 	/**
 	 * Text field in *Hero → Procedural scene → Primary*
@@ -560,6 +1628,16 @@ export interface HeroSliceModelPrimary {
 	eyebrow: prismic.KeyTextField;
 	
 	/**
+	 * Heading (when the hero is not the first slice; first, it shows the page title as the h1) field in *Hero → Model scene → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: hero.model.primary.heading
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	heading: prismic.KeyTextField;
+	
+	/**
 	 * Text field in *Hero → Model scene → Primary*
 	 *
 	 * - **Field Type**: Rich Text
@@ -663,6 +1741,168 @@ type HeroSliceVariation = HeroSliceDefault | HeroSliceModel
  * - **Documentation**: https://prismic.io/docs/slices
  */
 export type HeroSlice = prismic.SharedSlice<"hero", HeroSliceVariation>;
+
+/**
+ * Primary content in *MediaText → Image left → Primary*
+ */
+export interface MediaTextSliceDefaultPrimary {
+	/**
+	 * Eyebrow field in *MediaText → Image left → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: media_text.default.primary.eyebrow
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	eyebrow: prismic.KeyTextField;
+	
+	/**
+	 * Heading field in *MediaText → Image left → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: media_text.default.primary.heading
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	heading: prismic.KeyTextField;
+	
+	/**
+	 * Text field in *MediaText → Image left → Primary*
+	 *
+	 * - **Field Type**: Rich Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: media_text.default.primary.text
+	 * - **Documentation**: https://prismic.io/docs/fields/rich-text
+	 */
+	text: prismic.RichTextField;
+	
+	/**
+	 * Image field in *MediaText → Image left → Primary*
+	 *
+	 * - **Field Type**: Image
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: media_text.default.primary.image
+	 * - **Documentation**: https://prismic.io/docs/fields/image
+	 */
+	image: prismic.ImageField<never>;
+	
+	/**
+	 * Link label field in *MediaText → Image left → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: media_text.default.primary.cta_label
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	cta_label: prismic.KeyTextField;
+	
+	/**
+	 * Link field in *MediaText → Image left → Primary*
+	 *
+	 * - **Field Type**: Link
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: media_text.default.primary.cta_link
+	 * - **Documentation**: https://prismic.io/docs/fields/link
+	 */
+	cta_link: prismic.LinkField<string, string, unknown, prismic.FieldState, never>;
+}
+
+/**
+ * Image left variation for MediaText Slice
+ *
+ * - **API ID**: `default`
+ * - **Description**: Image left
+ * - **Documentation**: https://prismic.io/docs/slices
+ */
+export type MediaTextSliceDefault = prismic.SharedSliceVariation<"default", Simplify<MediaTextSliceDefaultPrimary>, never>;
+
+/**
+ * Primary content in *MediaText → Image right → Primary*
+ */
+export interface MediaTextSliceImageRightPrimary {
+	/**
+	 * Eyebrow field in *MediaText → Image right → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: media_text.imageRight.primary.eyebrow
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	eyebrow: prismic.KeyTextField;
+	
+	/**
+	 * Heading field in *MediaText → Image right → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: media_text.imageRight.primary.heading
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	heading: prismic.KeyTextField;
+	
+	/**
+	 * Text field in *MediaText → Image right → Primary*
+	 *
+	 * - **Field Type**: Rich Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: media_text.imageRight.primary.text
+	 * - **Documentation**: https://prismic.io/docs/fields/rich-text
+	 */
+	text: prismic.RichTextField;
+	
+	/**
+	 * Image field in *MediaText → Image right → Primary*
+	 *
+	 * - **Field Type**: Image
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: media_text.imageRight.primary.image
+	 * - **Documentation**: https://prismic.io/docs/fields/image
+	 */
+	image: prismic.ImageField<never>;
+	
+	/**
+	 * Link label field in *MediaText → Image right → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: media_text.imageRight.primary.cta_label
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	cta_label: prismic.KeyTextField;
+	
+	/**
+	 * Link field in *MediaText → Image right → Primary*
+	 *
+	 * - **Field Type**: Link
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: media_text.imageRight.primary.cta_link
+	 * - **Documentation**: https://prismic.io/docs/fields/link
+	 */
+	cta_link: prismic.LinkField<string, string, unknown, prismic.FieldState, never>;
+}
+
+/**
+ * Image right variation for MediaText Slice
+ *
+ * - **API ID**: `imageRight`
+ * - **Description**: Image right
+ * - **Documentation**: https://prismic.io/docs/slices
+ */
+export type MediaTextSliceImageRight = prismic.SharedSliceVariation<"imageRight", Simplify<MediaTextSliceImageRightPrimary>, never>;
+
+/**
+ * Slice variation for *MediaText*
+ */
+type MediaTextSliceVariation = MediaTextSliceDefault | MediaTextSliceImageRight
+
+/**
+ * MediaText Shared Slice
+ *
+ * - **API ID**: `media_text`
+ * - **Description**: An image beside a heading, text and a link
+ * - **Documentation**: https://prismic.io/docs/slices
+ */
+export type MediaTextSlice = prismic.SharedSlice<"media_text", MediaTextSliceVariation>;
 
 /**
  * Primary content in *ModelViewer → Default → Primary*
@@ -832,6 +2072,231 @@ type NewsletterSliceVariation = NewsletterSliceDefault
 export type NewsletterSlice = prismic.SharedSlice<"newsletter", NewsletterSliceVariation>;
 
 /**
+ * Primary content in *PostList → Default → Primary*
+ */
+export interface PostListSliceDefaultPrimary {
+	/**
+	 * Heading field in *PostList → Default → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: post_list.default.primary.heading
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	heading: prismic.KeyTextField;
+	
+	/**
+	 * How many posts (newest first) field in *PostList → Default → Primary*
+	 *
+	 * - **Field Type**: Number
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: post_list.default.primary.limit
+	 * - **Documentation**: https://prismic.io/docs/fields/number
+	 */
+	limit: prismic.NumberField;
+	
+	/**
+	 * Link label field in *PostList → Default → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: post_list.default.primary.link_label
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	link_label: prismic.KeyTextField;
+	
+	/**
+	 * Link (e.g. to the journal) field in *PostList → Default → Primary*
+	 *
+	 * - **Field Type**: Link
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: post_list.default.primary.link
+	 * - **Documentation**: https://prismic.io/docs/fields/link
+	 */
+	link: prismic.LinkField<string, string, unknown, prismic.FieldState, never>;
+}
+
+/**
+ * Default variation for PostList Slice
+ *
+ * - **API ID**: `default`
+ * - **Description**: Default
+ * - **Documentation**: https://prismic.io/docs/slices
+ */
+export type PostListSliceDefault = prismic.SharedSliceVariation<"default", Simplify<PostListSliceDefaultPrimary>, never>;
+
+/**
+ * Slice variation for *PostList*
+ */
+type PostListSliceVariation = PostListSliceDefault
+
+/**
+ * PostList Shared Slice
+ *
+ * - **API ID**: `post_list`
+ * - **Description**: The newest journal posts
+ * - **Documentation**: https://prismic.io/docs/slices
+ */
+export type PostListSlice = prismic.SharedSlice<"post_list", PostListSliceVariation>;
+
+/**
+ * Item in *ProjectGrid → Selected → Primary → Projects*
+ */
+export interface ProjectGridSliceSelectedPrimaryProjectsItem {
+	/**
+	 * Project field in *ProjectGrid → Selected → Primary → Projects*
+	 *
+	 * - **Field Type**: Content Relationship
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: project_grid.selected.primary.projects[].project
+	 * - **Documentation**: https://prismic.io/docs/fields/content-relationship
+	 */
+	project: prismic.ContentRelationshipField<"project">;
+}
+
+/**
+ * Primary content in *ProjectGrid → Newest → Primary*
+ */
+export interface ProjectGridSliceDefaultPrimary {
+	/**
+	 * Heading field in *ProjectGrid → Newest → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: project_grid.default.primary.heading
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	heading: prismic.KeyTextField;
+	
+	/**
+	 * Introduction field in *ProjectGrid → Newest → Primary*
+	 *
+	 * - **Field Type**: Rich Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: project_grid.default.primary.intro
+	 * - **Documentation**: https://prismic.io/docs/fields/rich-text
+	 */
+	intro: prismic.RichTextField;
+	
+	/**
+	 * How many projects (newest first) field in *ProjectGrid → Newest → Primary*
+	 *
+	 * - **Field Type**: Number
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: project_grid.default.primary.limit
+	 * - **Documentation**: https://prismic.io/docs/fields/number
+	 */
+	limit: prismic.NumberField;
+	
+	/**
+	 * Link label field in *ProjectGrid → Newest → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: project_grid.default.primary.link_label
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	link_label: prismic.KeyTextField;
+	
+	/**
+	 * Link (e.g. to the work index) field in *ProjectGrid → Newest → Primary*
+	 *
+	 * - **Field Type**: Link
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: project_grid.default.primary.link
+	 * - **Documentation**: https://prismic.io/docs/fields/link
+	 */
+	link: prismic.LinkField<string, string, unknown, prismic.FieldState, never>;
+}
+
+/**
+ * Newest variation for ProjectGrid Slice
+ *
+ * - **API ID**: `default`
+ * - **Description**: Newest
+ * - **Documentation**: https://prismic.io/docs/slices
+ */
+export type ProjectGridSliceDefault = prismic.SharedSliceVariation<"default", Simplify<ProjectGridSliceDefaultPrimary>, never>;
+
+/**
+ * Primary content in *ProjectGrid → Selected → Primary*
+ */
+export interface ProjectGridSliceSelectedPrimary {
+	/**
+	 * Heading field in *ProjectGrid → Selected → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: project_grid.selected.primary.heading
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	heading: prismic.KeyTextField;
+	
+	/**
+	 * Introduction field in *ProjectGrid → Selected → Primary*
+	 *
+	 * - **Field Type**: Rich Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: project_grid.selected.primary.intro
+	 * - **Documentation**: https://prismic.io/docs/fields/rich-text
+	 */
+	intro: prismic.RichTextField;
+	
+	/**
+	 * Projects field in *ProjectGrid → Selected → Primary*
+	 *
+	 * - **Field Type**: Group
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: project_grid.selected.primary.projects[]
+	 * - **Documentation**: https://prismic.io/docs/fields/repeatable-group
+	 */
+	projects: prismic.GroupField<Simplify<ProjectGridSliceSelectedPrimaryProjectsItem>>;
+	
+	/**
+	 * Link label field in *ProjectGrid → Selected → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: project_grid.selected.primary.link_label
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	link_label: prismic.KeyTextField;
+	
+	/**
+	 * Link (e.g. to the work index) field in *ProjectGrid → Selected → Primary*
+	 *
+	 * - **Field Type**: Link
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: project_grid.selected.primary.link
+	 * - **Documentation**: https://prismic.io/docs/fields/link
+	 */
+	link: prismic.LinkField<string, string, unknown, prismic.FieldState, never>;
+}
+
+/**
+ * Selected variation for ProjectGrid Slice
+ *
+ * - **API ID**: `selected`
+ * - **Description**: Projects chosen by hand
+ * - **Documentation**: https://prismic.io/docs/slices
+ */
+export type ProjectGridSliceSelected = prismic.SharedSliceVariation<"selected", Simplify<ProjectGridSliceSelectedPrimary>, never>;
+
+/**
+ * Slice variation for *ProjectGrid*
+ */
+type ProjectGridSliceVariation = ProjectGridSliceDefault | ProjectGridSliceSelected
+
+/**
+ * ProjectGrid Shared Slice
+ *
+ * - **API ID**: `project_grid`
+ * - **Description**: A grid of projects: the newest, or a chosen few
+ * - **Documentation**: https://prismic.io/docs/slices
+ */
+export type ProjectGridSlice = prismic.SharedSlice<"project_grid", ProjectGridSliceVariation>;
+
+/**
  * Primary content in *RichText → Default → Primary*
  */
 export interface RichTextSliceDefaultPrimary {
@@ -869,6 +2334,118 @@ type RichTextSliceVariation = RichTextSliceDefault
  */
 export type RichTextSlice = prismic.SharedSlice<"rich_text", RichTextSliceVariation>;
 
+/**
+ * Primary content in *Testimonial → Default → Primary*
+ */
+export interface TestimonialSliceDefaultPrimary {
+	/**
+	 * Quote field in *Testimonial → Default → Primary*
+	 *
+	 * - **Field Type**: Rich Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: testimonial.default.primary.quote
+	 * - **Documentation**: https://prismic.io/docs/fields/rich-text
+	 */
+	quote: prismic.RichTextField;
+	
+	/**
+	 * Name field in *Testimonial → Default → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: testimonial.default.primary.name
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	name: prismic.KeyTextField;
+	
+	/**
+	 * Role and company field in *Testimonial → Default → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: testimonial.default.primary.role
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	role: prismic.KeyTextField;
+}
+
+/**
+ * Default variation for Testimonial Slice
+ *
+ * - **API ID**: `default`
+ * - **Description**: Default
+ * - **Documentation**: https://prismic.io/docs/slices
+ */
+export type TestimonialSliceDefault = prismic.SharedSliceVariation<"default", Simplify<TestimonialSliceDefaultPrimary>, never>;
+
+/**
+ * Primary content in *Testimonial → With portrait → Primary*
+ */
+export interface TestimonialSliceWithPortraitPrimary {
+	/**
+	 * Quote field in *Testimonial → With portrait → Primary*
+	 *
+	 * - **Field Type**: Rich Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: testimonial.withPortrait.primary.quote
+	 * - **Documentation**: https://prismic.io/docs/fields/rich-text
+	 */
+	quote: prismic.RichTextField;
+	
+	/**
+	 * Name field in *Testimonial → With portrait → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: testimonial.withPortrait.primary.name
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	name: prismic.KeyTextField;
+	
+	/**
+	 * Role and company field in *Testimonial → With portrait → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: testimonial.withPortrait.primary.role
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	role: prismic.KeyTextField;
+	
+	/**
+	 * Portrait field in *Testimonial → With portrait → Primary*
+	 *
+	 * - **Field Type**: Image
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: testimonial.withPortrait.primary.portrait
+	 * - **Documentation**: https://prismic.io/docs/fields/image
+	 */
+	portrait: prismic.ImageField<never>;
+}
+
+/**
+ * With portrait variation for Testimonial Slice
+ *
+ * - **API ID**: `withPortrait`
+ * - **Description**: With portrait
+ * - **Documentation**: https://prismic.io/docs/slices
+ */
+export type TestimonialSliceWithPortrait = prismic.SharedSliceVariation<"withPortrait", Simplify<TestimonialSliceWithPortraitPrimary>, never>;
+
+/**
+ * Slice variation for *Testimonial*
+ */
+type TestimonialSliceVariation = TestimonialSliceDefault | TestimonialSliceWithPortrait
+
+/**
+ * Testimonial Shared Slice
+ *
+ * - **API ID**: `testimonial`
+ * - **Description**: A quote from a client
+ * - **Documentation**: https://prismic.io/docs/slices
+ */
+export type TestimonialSlice = prismic.SharedSlice<"testimonial", TestimonialSliceVariation>;
+
 declare module "@prismicio/client" {
 	interface CreateClient {
 		(repositoryNameOrEndpoint: string, options?: prismic.ClientConfig): prismic.Client<AllDocumentTypes>;
@@ -884,26 +2461,62 @@ declare module "@prismicio/client" {
 	
 	namespace Content {
 		export type {
+			JournalIndexDocument,
+			JournalIndexDocumentData,
+			JournalIndexDocumentDataSlicesSlice,
 			NavigationDocument,
 			NavigationDocumentData,
 			NavigationDocumentDataLinksItem,
 			PageDocument,
 			PageDocumentData,
 			PageDocumentDataSlicesSlice,
+			PostDocument,
+			PostDocumentData,
+			ProjectDocument,
+			ProjectDocumentData,
+			ProjectDocumentDataSlicesSlice,
 			SettingsDocument,
 			SettingsDocumentData,
 			SettingsDocumentDataSocialLinksItem,
+			WorkIndexDocument,
+			WorkIndexDocumentData,
+			WorkIndexDocumentDataSlicesSlice,
 			AllDocumentTypes,
+			CallToActionSlice,
+			CallToActionSliceDefaultPrimary,
+			CallToActionSliceAccentPrimary,
+			CallToActionSliceVariation,
+			CallToActionSliceDefault,
+			CallToActionSliceAccent,
 			ContactFormSlice,
 			ContactFormSliceDefaultPrimary,
 			ContactFormSliceVariation,
 			ContactFormSliceDefault,
+			FaqSlice,
+			FaqSliceDefaultPrimaryQuestionsItem,
+			FaqSliceDefaultPrimary,
+			FaqSliceVariation,
+			FaqSliceDefault,
+			FeatureGridSlice,
+			FeatureGridSliceDefaultPrimaryFeaturesItem,
+			FeatureGridSliceDefaultPrimary,
+			FeatureGridSliceNumberedPrimaryFeaturesItem,
+			FeatureGridSliceNumberedPrimary,
+			FeatureGridSliceVariation,
+			FeatureGridSliceDefault,
+			FeatureGridSliceNumbered,
 			HeroSlice,
 			HeroSliceDefaultPrimary,
 			HeroSliceModelPrimary,
 			HeroSliceVariation,
 			HeroSliceDefault,
 			HeroSliceModel,
+			MediaTextSlice,
+			MediaTextSliceDefaultPrimary,
+			MediaTextSliceImageRightPrimary,
+			MediaTextSliceVariation,
+			MediaTextSliceDefault,
+			MediaTextSliceImageRight,
 			ModelViewerSlice,
 			ModelViewerSliceDefaultPrimary,
 			ModelViewerSliceVariation,
@@ -912,10 +2525,27 @@ declare module "@prismicio/client" {
 			NewsletterSliceDefaultPrimary,
 			NewsletterSliceVariation,
 			NewsletterSliceDefault,
+			PostListSlice,
+			PostListSliceDefaultPrimary,
+			PostListSliceVariation,
+			PostListSliceDefault,
+			ProjectGridSlice,
+			ProjectGridSliceDefaultPrimary,
+			ProjectGridSliceSelectedPrimaryProjectsItem,
+			ProjectGridSliceSelectedPrimary,
+			ProjectGridSliceVariation,
+			ProjectGridSliceDefault,
+			ProjectGridSliceSelected,
 			RichTextSlice,
 			RichTextSliceDefaultPrimary,
 			RichTextSliceVariation,
-			RichTextSliceDefault
+			RichTextSliceDefault,
+			TestimonialSlice,
+			TestimonialSliceDefaultPrimary,
+			TestimonialSliceWithPortraitPrimary,
+			TestimonialSliceVariation,
+			TestimonialSliceDefault,
+			TestimonialSliceWithPortrait
 		}
 	}
 }

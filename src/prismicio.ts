@@ -1,7 +1,9 @@
 import * as prismic from '@prismicio/client'
-import { enableAutoPreviews } from '@prismicio/next'
+import type { Content } from '@prismicio/client'
 import { getConfig } from '@/lib/config'
-import { EMBEDDED_BASE_PATH, embeddedFetch } from '@/lib/content/embedded'
+import { CONTENT_CACHE_TAG, EMBEDDED_BASE_PATH, cachedEmbeddedFetch } from '@/lib/content/embedded'
+
+export { CONTENT_CACHE_TAG }
 
 /**
  * The route resolver: where each routable document type lives. The content API fills every
@@ -12,6 +14,8 @@ export const routes: prismic.Route[] = [
   { type: 'page', path: '/:lang/:uid' },
   { type: 'project', path: '/:lang/work/:uid' },
   { type: 'post', path: '/:lang/journal/:uid' },
+  { type: 'work_index', path: '/:lang/work' },
+  { type: 'journal_index', path: '/:lang/journal' },
 ]
 
 /** The Content API endpoint in use: hosted Prismic, any compatible URL, or the embedded API. */
@@ -25,7 +29,7 @@ export function contentEndpoint(): string {
 }
 
 /** The repository's name: Prismic's, or a stand-in for an endpoint that is not on prismic.io. */
-function repositoryName(endpoint: string): string {
+export function repositoryName(endpoint: string): string {
   try {
     return prismic.getRepositoryName(endpoint)
   } catch {
@@ -36,20 +40,39 @@ function repositoryName(endpoint: string): string {
 /**
  * The one configured Prismic client. In local mode it answers in-process from the embedded
  * content API; in hosted mode it reaches Prismic (or the URL in `PRISMIC_REPOSITORY`), with
- * previews enabled.
+ * previews enabled. Both ways, every answer is cached under `CONTENT_CACHE_TAG`.
  */
-export function createClient(config: prismic.ClientConfig = {}): prismic.Client {
+export function createClient(
+  config: prismic.ClientConfig = {},
+): prismic.Client<Content.AllDocumentTypes> {
   const settings = getConfig()
   const endpoint = contentEndpoint()
-  const client = prismic.createClient(repositoryName(endpoint), {
+  const client = prismic.createClient<Content.AllDocumentTypes>(repositoryName(endpoint), {
     documentAPIEndpoint: endpoint,
     routes,
     accessToken: settings.content.accessToken,
     ...(settings.content.mode === 'local'
-      ? { fetch: embeddedFetch }
-      : { fetchOptions: { next: { tags: ['prismic'] } } }),
+      ? { fetch: cachedEmbeddedFetch }
+      : { fetchOptions: { cache: 'force-cache', next: { tags: [CONTENT_CACHE_TAG] } } }),
     ...config,
   })
-  if (settings.content.mode === 'hosted') enableAutoPreviews({ client })
+  if (settings.content.mode === 'hosted') client.queryContentFromRef(previewRef)
   return client
+}
+
+/**
+ * The preview ref of the current request, when a preview session is on: what @prismicio/next's
+ * `enableAutoPreviews` reads. Restated here because importing anything from `@prismicio/next`'s
+ * index into this module (which every page imports) put that package's client components, about
+ * 30 KB gzipped, on every page.
+ */
+async function previewRef(): Promise<string | undefined> {
+  const { cookies, draftMode } = await import('next/headers')
+  try {
+    if (!(await draftMode()).isEnabled) return undefined
+  } catch {
+    // Outside a request (build time): no preview.
+    return undefined
+  }
+  return (await cookies()).get(prismic.cookie.preview)?.value
 }

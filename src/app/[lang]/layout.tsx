@@ -1,9 +1,16 @@
 import type { ReactNode } from 'react'
+import type { Metadata, Viewport } from 'next'
 import { notFound } from 'next/navigation'
+import { getToolbarSrc } from '@prismicio/client'
+import { PreviewEvents } from '@/components/PreviewEvents'
+import { getConfig } from '@/lib/config'
 import { getLanguages } from '@/lib/content/languages'
-import { createClient } from '@/prismicio'
+import { getSettings } from '@/lib/content/queries'
+import { contentEndpoint, repositoryName } from '@/prismicio'
 import { inter } from '@/styles/fonts'
 import '../globals.css'
+
+type Props = { params: Promise<{ lang: string }> }
 
 /** Every language of the repository is a static root. */
 export async function generateStaticParams() {
@@ -13,18 +20,36 @@ export async function generateStaticParams() {
 
 export const dynamicParams = false
 
-/** The root layout of each language: `<html lang>` follows the route. */
-export default async function LangLayout({
-  children,
-  params,
-}: {
-  children: ReactNode
-  params: Promise<{ lang: string }>
-}) {
+/** The site-wide defaults; each page overrides them from its document. */
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { lang } = await params
+  const settings = await getSettings(lang)
+  return {
+    metadataBase: new URL(getConfig().siteUrl),
+    title: { default: settings.data.site_name ?? '', template: `%s — ${settings.data.site_name}` },
+    description: settings.data.site_description,
+    applicationName: settings.data.site_name ?? undefined,
+  }
+}
+
+export const viewport: Viewport = {
+  themeColor: [
+    { media: '(prefers-color-scheme: light)', color: '#f7f6f3' },
+    { media: '(prefers-color-scheme: dark)', color: '#111114' },
+  ],
+}
+
+/**
+ * The root layout of each language: `<html lang>` follows the route. The header, footer, 404
+ * and error page live one level down, in `(site)/layout.tsx`: Next server-renders a 404 only
+ * when its boundary sits below the root layout.
+ */
+export default async function LangLayout({ children, params }: Props & { children: ReactNode }) {
   const { lang } = await params
   const { ids } = await getLanguages()
   if (!ids.includes(lang)) notFound()
-  const settings = await createClient().getSingle('settings', { lang })
+  const settings = await getSettings(lang)
+  const hosted = getConfig().content.mode === 'hosted'
   return (
     <html lang={lang} className={inter.variable}>
       <body>
@@ -32,6 +57,13 @@ export default async function LangLayout({
           {settings.data.skip_link_label}
         </a>
         {children}
+        {/* Prismic's toolbar script comes from Prismic's CDN: hosted mode only. */}
+        {hosted && (
+          <>
+            <script async defer src={getToolbarSrc(repositoryName(contentEndpoint()))} />
+            <PreviewEvents />
+          </>
+        )}
       </body>
     </html>
   )

@@ -1,5 +1,6 @@
 import path from 'node:path'
 import { createContentApi, type ContentApi } from '@services/content-api/app'
+import { unstable_cache } from 'next/cache'
 import { getConfig } from '@/lib/config'
 
 /** Where the site mounts the embedded content API. */
@@ -34,4 +35,52 @@ export function embeddedFetch(input: string, init?: RequestInit): Promise<Respon
   return getEmbeddedContentApi().fetch(
     new Request(input, { method: 'GET', headers: init?.headers, signal: init?.signal }),
   )
+}
+
+/** The cache tag on every content fetch; `/api/revalidate` purges it when content is published. */
+export const CONTENT_CACHE_TAG = 'prismic'
+
+type CachedAnswer = { status: number; headers: [string, string][]; body: string }
+
+/**
+ * Next caches `fetch` by tag only for its own `fetch`; the in-process one bypasses it. So the
+ * embedded API's answers are kept in Next's data cache by `unstable_cache` (which works without
+ * `cacheComponents`), tagged like hosted fetches, and purged by the same `revalidateTag`.
+ */
+const cachedAnswer = unstable_cache(
+  async (url: string, headers: [string, string][]): Promise<CachedAnswer> => {
+    const response = await embeddedFetch(url, { headers })
+    // Failures are not kept: they go back to the client uncached, and the next call retries.
+    if (response.status >= 500 || response.status === 429) throw new UncachedAnswer(response)
+    return {
+      status: response.status,
+      headers: [...response.headers.entries()],
+      body: await response.text(),
+    }
+  },
+  ['facet-embedded-content-api'],
+  { tags: [CONTENT_CACHE_TAG] },
+)
+
+class UncachedAnswer extends Error {
+  constructor(readonly response: Response) {
+    super(`The embedded content API answered ${response.status}`)
+  }
+}
+
+/** `embeddedFetch` through Next's data cache, tagged `CONTENT_CACHE_TAG`. */
+export async function cachedEmbeddedFetch(input: string, init?: RequestInit): Promise<Response> {
+  // The repository answer carries the master ref, which changes with the content: it is always
+  // asked fresh (in-process, it costs nothing). Queries name their ref, so they cache safely,
+  // even across builds that share Next's data cache.
+  if (!new URL(input).pathname.includes('/documents/')) return embeddedFetch(input, init)
+  const headers = [...new Headers(init?.headers).entries()]
+  let answer: CachedAnswer
+  try {
+    answer = await cachedAnswer(input, headers)
+  } catch (error) {
+    if (error instanceof UncachedAnswer) return error.response
+    throw error
+  }
+  return new Response(answer.body, { status: answer.status, headers: answer.headers })
 }

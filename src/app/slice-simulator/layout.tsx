@@ -1,0 +1,15 @@
+import type { ReactNode } from 'react'
+import type { Metadata } from 'next'
+import { inter } from '@/styles/fonts'
+import '../globals.css'
+
+export const metadata: Metadata = { robots: { index: false, follow: false } }
+
+/** The slice simulator's own root: Slice Machine frames it, without the site's header. */
+export default function SimulatorLayout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en" className={inter.variable}>
+      <body>{children}</body>
+    </html>
+  )
+}

@@ -1,0 +1,16 @@
+import { SliceSimulator, getSlices, type SliceSimulatorParams } from '@prismicio/next'
+import { Slices } from '@/components/Slices'
+import { getLanguages } from '@/lib/content/languages'
+
+/** Slice Machine's simulator: renders the slices it sends, in the master language. */
+export default async function SliceSimulatorPage({ searchParams }: SliceSimulatorParams) {
+  const { state } = await searchParams
+  const { master } = await getLanguages()
+  return (
+    <SliceSimulator>
+      <main id="main">
+        <Slices slices={getSlices(state)} context={{ lang: master }} />
+      </main>
+    </SliceSimulator>
+  )
+}

@@ -1,0 +1,154 @@
+import { cache } from 'react'
+import * as prismic from '@prismicio/client'
+import type { Content } from '@prismicio/client'
+import { createClient } from '@/prismicio'
+
+/**
+ * The site's content queries, in one place. Each is memoised for the render (`cache`) and its
+ * fetches are cached under the content tag by the client (see `src/prismicio.ts`).
+ */
+
+/** Projects per page of the work index. */
+export const PROJECTS_PER_PAGE = 4
+/** Posts per page of the journal index. */
+export const POSTS_PER_PAGE = 6
+
+/**
+ * The settings of a language; every piece of interface text comes from here. A repository
+ * without them still renders, with empty labels.
+ */
+export const getSettings = cache((lang: string): Promise<Content.SettingsDocument> =>
+  createClient()
+    .getSingle('settings', { lang })
+    .catch((error: unknown) => {
+      notFoundAsUndefined(error)
+      return emptySingle('settings', lang, {
+        footer_text: [],
+        social_links: [],
+        not_found_text: [],
+        error_text: [],
+      } as Partial<Content.SettingsDocumentData>)
+    }),
+)
+
+/** The main menu of a language (empty when the repository has none). */
+export const getNavigation = cache((lang: string): Promise<Content.NavigationDocument> =>
+  createClient()
+    .getSingle('navigation', { lang })
+    .catch((error: unknown) => {
+      notFoundAsUndefined(error)
+      return emptySingle('navigation', lang, { links: [] })
+    }),
+)
+
+/**
+ * A stand-in for a missing single document. The cast is the point: its fields are absent, which
+ * every reader treats as empty (the API sends null for empty fields, so readers already must).
+ */
+function emptySingle<T extends Content.SettingsDocument | Content.NavigationDocument>(
+  type: T['type'],
+  lang: string,
+  data: Partial<T['data']>,
+): T {
+  return {
+    id: `missing-${type}-${lang}`,
+    uid: null,
+    url: null,
+    type,
+    href: '',
+    tags: [],
+    first_publication_date: '',
+    last_publication_date: '',
+    slugs: [],
+    linked_documents: [],
+    lang,
+    alternate_languages: [],
+    data,
+  } as unknown as T
+}
+
+/** A page by uid, or undefined. */
+export const getPage = cache((lang: string, uid: string) =>
+  createClient().getByUID('page', uid, { lang }).catch(notFoundAsUndefined),
+)
+
+/** A project by uid, or undefined. */
+export const getProject = cache((lang: string, uid: string) =>
+  createClient().getByUID('project', uid, { lang }).catch(notFoundAsUndefined),
+)
+
+/** A post by uid, or undefined. */
+export const getPost = cache((lang: string, uid: string) =>
+  createClient().getByUID('post', uid, { lang }).catch(notFoundAsUndefined),
+)
+
+/** The work index's texts. */
+export const getWorkIndex = cache((lang: string) =>
+  createClient().getSingle('work_index', { lang }).catch(notFoundAsUndefined),
+)
+
+/** The journal index's texts. */
+export const getJournalIndex = cache((lang: string) =>
+  createClient().getSingle('journal_index', { lang }).catch(notFoundAsUndefined),
+)
+
+/** One page of projects, newest first, optionally with a tag. */
+export const getProjects = cache(
+  (lang: string, page = 1, tag?: string, pageSize = PROJECTS_PER_PAGE) =>
+    createClient().getByType('project', {
+      lang,
+      page,
+      pageSize,
+      filters: tag ? [prismic.filter.at('document.tags', [tag])] : [],
+      orderings: [
+        { field: 'my.project.date', direction: 'desc' },
+        { field: 'document.first_publication_date', direction: 'desc' },
+      ],
+    }),
+)
+
+/** Every tag used by the projects of a language, sorted. */
+export const getProjectTags = cache(async (lang: string) => {
+  const projects = await createClient().getAllByType('project', { lang })
+  return [...new Set(projects.flatMap((p) => p.tags))].sort((a, b) => a.localeCompare(b, lang))
+})
+
+/** One page of posts, newest first, optionally matching a full-text query. */
+export const getPosts = cache((lang: string, page = 1, query?: string, pageSize = POSTS_PER_PAGE) =>
+  createClient().getByType('post', {
+    lang,
+    page,
+    pageSize,
+    filters: query ? [prismic.filter.fulltext('document', query)] : [],
+    orderings: [
+      { field: 'my.post.date', direction: 'desc' },
+      { field: 'document.first_publication_date', direction: 'desc' },
+    ],
+  }),
+)
+
+/** Projects by id, in the order given (the project grid's "selected" variation). */
+export const getProjectsByIds = cache(async (lang: string, ids: string[]) => {
+  if (ids.length === 0) return []
+  const found = await createClient().getByIDs<Content.ProjectDocument>(ids, { lang })
+  const byId = new Map(found.results.map((p) => [p.id, p]))
+  return ids.flatMap((id) => byId.get(id) ?? [])
+})
+
+/** Every routable document of every language: the sitemap and the static params. */
+export const getAllRoutable = cache(async () => {
+  const client = createClient()
+  const [pages, projects, posts, indexes] = await Promise.all([
+    client.getAllByType('page', { lang: '*' }),
+    client.getAllByType('project', { lang: '*' }),
+    client.getAllByType('post', { lang: '*' }),
+    client.getAllByType('work_index', { lang: '*' }),
+  ])
+  const journals = await client.getAllByType('journal_index', { lang: '*' })
+  return [...pages, ...indexes, ...journals, ...projects, ...posts]
+})
+
+function notFoundAsUndefined(error: unknown): undefined {
+  if (error instanceof prismic.NotFoundError) return undefined
+  throw error
+}

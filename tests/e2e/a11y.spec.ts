@@ -1,0 +1,68 @@
+import { expect, test } from '@playwright/test'
+import { axeViolations, WCAG } from './support/axe'
+import { languages } from './support/content'
+
+// Every document route is also checked by axe in site.spec.ts, where it is loaded anyway; here:
+// the other states of the routes, and each template against axe's best practices in both themes.
+
+const LANGS = languages()
+
+/** The states of the indexes and the 404, in each language. */
+const STATES = LANGS.flatMap((lang) => [
+  `/${lang}/work?page=2`,
+  `/${lang}/work?tag=3d`,
+  `/${lang}/journal?page=2`,
+  `/${lang}/journal?q=zzzz-no-match`,
+  `/${lang}/no-such-page`,
+])
+
+/** One page of each template. */
+const TEMPLATES = ['', '/about', '/work', '/journal', '/work/lumen-lamp', '/no-such-page']
+
+test.describe('axe finds no WCAG 2.2 A or AA violation', () => {
+  for (const url of STATES) {
+    test(url, async ({ page }) => {
+      await page.goto(url)
+      expect(await axeViolations(page)).toEqual([])
+    })
+  }
+})
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  test(`axe finds no violation of WCAG or best practice on each template, ${colorScheme} theme`, async ({
+    browser,
+  }) => {
+    test.setTimeout(120_000)
+    const context = await browser.newContext({ colorScheme })
+    const page = await context.newPage()
+    for (const path of TEMPLATES) {
+      await page.goto(`/${LANGS[0]}${path}`)
+      expect(await axeViolations(page, [...WCAG, 'best-practice']), path || '/').toEqual([])
+    }
+    await context.close()
+  })
+}
+
+test('the skip link is the first stop and moves focus to the main content', async ({ page }) => {
+  await page.goto(`/${LANGS[0]}/about`)
+  await page.keyboard.press('Tab')
+  const skip = page.locator('.skip-link')
+  await expect(skip).toBeFocused()
+  await expect(skip).toBeVisible()
+  await page.keyboard.press('Enter')
+  await expect(page.locator('main')).toBeFocused()
+})
+
+test('the FAQ opens and closes from the keyboard, without JavaScript', async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false })
+  const page = await context.newPage()
+  await page.goto(`/${LANGS[0]}/about`)
+  const first = page.locator('.faq-item').first()
+  await expect(first).not.toHaveAttribute('open', '')
+  await first.locator('summary').focus()
+  await page.keyboard.press('Enter')
+  await expect(first).toHaveAttribute('open', '')
+  await page.keyboard.press('Enter')
+  await expect(first).not.toHaveAttribute('open', '')
+  await context.close()
+})
