@@ -41,7 +41,7 @@ export default function ContactForm({
     mode: 'onTouched',
     defaultValues: EMPTY,
   })
-  const { status, ready, submit, saveDraft } = useMailDelivery({
+  const { status, ready, submit, saveDraft, preload } = useMailDelivery({
     form: 'contact',
     lang,
     options,
@@ -64,6 +64,7 @@ export default function ContactForm({
     <form
       className={styles.form}
       noValidate
+      onFocus={preload}
       onSubmit={(event) =>
         handleSubmit((values) => submit(values, trap.current?.value ?? ''))(event)
       }

@@ -41,7 +41,7 @@ export default function NewsletterForm({
     mode: 'onTouched',
     defaultValues: EMPTY,
   })
-  const { status, ready, submit, saveDraft } = useMailDelivery({
+  const { status, ready, submit, saveDraft, preload } = useMailDelivery({
     form: 'newsletter',
     lang,
     options,
@@ -61,6 +61,7 @@ export default function NewsletterForm({
     <form
       className={styles.form}
       noValidate
+      onFocus={preload}
       onSubmit={(event) => {
         const form = event.currentTarget
         return handleSubmit((values) => submit(values, trap.current?.value ?? '', form))(event)

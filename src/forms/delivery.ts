@@ -10,6 +10,14 @@ import { messageSchemas, type FormKind } from './schemas'
  * comes back online, and on the next visit). Other refusals keep it `held` for the visitor.
  */
 
+/**
+ * Loads what sending needs (the SDK, idb) ahead of the first submit: on the visitor's first
+ * interaction, so a submit made after the connection dropped still has its code.
+ */
+export function preloadDelivery(): Promise<unknown> {
+  return Promise.all([import('@emailjs/browser'), import('idb')])
+}
+
 /** The first retry's delay; each next one doubles, up to `MAX_DELAY_MS`. */
 export const BASE_DELAY_MS = 2_000
 export const MAX_DELAY_MS = 60_000

@@ -179,10 +179,16 @@ export function useMailDelivery({
             if (input) input.value = message.fields[name]
           }
         }
-        const { submitMessage } = await import('./delivery')
-        const result = await submitMessage(message, options, liveForm)
-        if (result) onResult(result)
-        if (result && !result.ok && result.error.retryable) void flush()
+        try {
+          const { submitMessage } = await import('./delivery')
+          const result = await submitMessage(message, options, liveForm)
+          if (result) onResult(result)
+          if (result && !result.ok && result.error.retryable) void flush()
+        } catch {
+          // The sending code or the device's storage failed (offline before it ever loaded, or
+          // IndexedDB unavailable): the text stays in the form and its draft; offer the fallbacks.
+          setStatus({ kind: 'failed', id, error: 'misconfigured' })
+        }
       } finally {
         busy.current = false
       }
@@ -190,5 +196,10 @@ export function useMailDelivery({
     [form, lang, options, onResult, flush],
   )
 
-  return { status, ready, submit, saveDraft }
+  /** Loads the sending code on the first interaction (focus or input in the form). */
+  const preload = useCallback(() => {
+    void import('./delivery').then((d) => d.preloadDelivery()).catch(() => undefined)
+  }, [])
+
+  return { status, ready, submit, saveDraft, preload }
 }
