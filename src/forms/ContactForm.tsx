@@ -2,12 +2,13 @@
 
 import { useEffect, useId, useRef } from 'react'
 import { useForm } from 'react-hook-form'
-import { zodResolver } from '@hookform/resolvers/zod'
 import type { PublicMailOptions } from '@/lib/mail/options'
 import { Field } from './Field'
 import { FormStatus } from './FormStatus'
 import { fieldErrorText, type FormMessages } from './messages'
-import { contactFields, LIMITS, type ContactFields } from './schemas'
+import type { ContactFields } from './schemas'
+import { LIMITS } from './limits'
+import { lazyZodResolver } from './resolver'
 import { useMailDelivery } from './useMailDelivery'
 import styles from './forms.module.css'
 
@@ -37,7 +38,7 @@ export default function ContactForm({
     getValues,
     formState: { errors },
   } = useForm<ContactFields>({
-    resolver: zodResolver(contactFields),
+    resolver: lazyZodResolver<ContactFields>('contactFields'),
     mode: 'onTouched',
     defaultValues: EMPTY,
   })

@@ -15,7 +15,12 @@ import { messageSchemas, type FormKind } from './schemas'
  * interaction, so a submit made after the connection dropped still has its code.
  */
 export function preloadDelivery(): Promise<unknown> {
-  return Promise.all([import('@emailjs/browser'), import('idb')])
+  return Promise.all([
+    import('@emailjs/browser'),
+    import('idb'),
+    import('./schemas'),
+    import('@hookform/resolvers/zod'),
+  ])
 }
 
 /** The first retry's delay; each next one doubles, up to `MAX_DELAY_MS`. */

@@ -1,5 +1,5 @@
 import type { MailErrorKind } from '@/lib/mail/errors'
-import type { FieldErrorCode } from './schemas'
+import type { FieldErrorCode } from './limits'
 
 /** Every word a form shows, from the CMS (the slice's fields). No page text lives in code. */
 export type FormMessages = {

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { LIMITS, type FieldErrorCode } from './limits'
 
 /**
  * The forms' fields, bounds and error codes, declared once. The same schemas check input as the
@@ -6,11 +7,7 @@ import { z } from 'zod'
  * Error messages are codes (`FieldErrorCode`); the words for each come from the CMS (the slice).
  */
 
-/** Field bounds, in characters. */
-export const LIMITS = { name: 100, email: 254, subject: 150, message: 5000 } as const
-
-/** What can be wrong with a field; each code has its words in the slice. */
-export type FieldErrorCode = 'required' | 'too_long' | 'email' | 'characters'
+export { LIMITS, type FieldErrorCode } from './limits'
 
 /**
  * Characters refused in one-line fields (they land in e-mail headers): every control character,
