@@ -323,3 +323,19 @@ test('invalid fields are announced, focus moves to the first, and nothing is sen
   )
   expect(posts).toEqual([])
 })
+
+test('the forms have no axe violations, also while showing errors', async ({ page }) => {
+  const { default: AxeBuilder } = await import('@axe-core/playwright')
+  const scan = async () =>
+    (
+      await new AxeBuilder({ page })
+        .include('.slice-contact-form')
+        .include('.slice-newsletter')
+        .analyze()
+    ).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+  await openContact(page, { pastTimeTrap: false })
+  expect(await scan()).toEqual([])
+  await submitContact(page)
+  await expect(contactForm(page).getByLabel(C.name_label)).toHaveAttribute('aria-invalid', 'true')
+  expect(await scan()).toEqual([])
+})
