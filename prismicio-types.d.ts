@@ -1216,6 +1216,166 @@ export interface ContactFormSliceDefaultPrimary {
 	 * - **Documentation**: https://prismic.io/docs/fields/text
 	 */
 	success_message: prismic.KeyTextField;
+	
+	/**
+	 * Shown while sending field in *ContactForm → Default → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: contact_form.default.primary.sending_message
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	sending_message: prismic.KeyTextField;
+	
+	/**
+	 * Label before the message reference field in *ContactForm → Default → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: contact_form.default.primary.message_id_label
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	message_id_label: prismic.KeyTextField;
+	
+	/**
+	 * Offline, service down or busy: the message is saved on this device and sent automatically field in *ContactForm → Default → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: contact_form.default.primary.queued_message
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	queued_message: prismic.KeyTextField;
+	
+	/**
+	 * Error: a required field is empty field in *ContactForm → Default → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: contact_form.default.primary.error_required
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	error_required: prismic.KeyTextField;
+	
+	/**
+	 * Error: a field is too long ({max} is replaced by the limit) field in *ContactForm → Default → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: contact_form.default.primary.error_too_long
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	error_too_long: prismic.KeyTextField;
+	
+	/**
+	 * Error: the e-mail address is not valid field in *ContactForm → Default → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: contact_form.default.primary.error_email
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	error_email: prismic.KeyTextField;
+	
+	/**
+	 * Error: a field holds characters that are not allowed (line breaks in one-line fields) field in *ContactForm → Default → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: contact_form.default.primary.error_characters
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	error_characters: prismic.KeyTextField;
+	
+	/**
+	 * Refused: the mail service did not accept the message (400, 413) field in *ContactForm → Default → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: contact_form.default.primary.error_invalid
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	error_invalid: prismic.KeyTextField;
+	
+	/**
+	 * Refused: this address is blocked (403) field in *ContactForm → Default → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: contact_form.default.primary.error_blocked
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	error_blocked: prismic.KeyTextField;
+	
+	/**
+	 * Refused: automated browsers cannot send (451) field in *ContactForm → Default → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: contact_form.default.primary.error_headless
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	error_headless: prismic.KeyTextField;
+	
+	/**
+	 * Refused: the form cannot send at the moment (configuration or account problem) field in *ContactForm → Default → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: contact_form.default.primary.error_unavailable
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	error_unavailable: prismic.KeyTextField;
+	
+	/**
+	 * Sent too quickly after the page opened (time trap): ask to check and send again field in *ContactForm → Default → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: contact_form.default.primary.too_fast_message
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	too_fast_message: prismic.KeyTextField;
+	
+	/**
+	 * Label of the hidden anti-spam field (people never see it; say to leave it empty) field in *ContactForm → Default → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: contact_form.default.primary.honeypot_label
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	honeypot_label: prismic.KeyTextField;
+	
+	/**
+	 * Button that copies the message field in *ContactForm → Default → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: contact_form.default.primary.copy_label
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	copy_label: prismic.KeyTextField;
+	
+	/**
+	 * The copy button after copying field in *ContactForm → Default → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: contact_form.default.primary.copied_label
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	copied_label: prismic.KeyTextField;
+	
+	/**
+	 * Link to write by e-mail instead field in *ContactForm → Default → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: contact_form.default.primary.mailto_label
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	mailto_label: prismic.KeyTextField;
 }
 
 /**
@@ -2046,6 +2206,166 @@ export interface NewsletterSliceDefaultPrimary {
 	 * - **Documentation**: https://prismic.io/docs/fields/text
 	 */
 	success_message: prismic.KeyTextField;
+	
+	/**
+	 * Shown while sending field in *Newsletter → Default → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: newsletter.default.primary.sending_message
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	sending_message: prismic.KeyTextField;
+	
+	/**
+	 * Label before the message reference field in *Newsletter → Default → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: newsletter.default.primary.message_id_label
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	message_id_label: prismic.KeyTextField;
+	
+	/**
+	 * Offline, service down or busy: the message is saved on this device and sent automatically field in *Newsletter → Default → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: newsletter.default.primary.queued_message
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	queued_message: prismic.KeyTextField;
+	
+	/**
+	 * Error: a required field is empty field in *Newsletter → Default → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: newsletter.default.primary.error_required
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	error_required: prismic.KeyTextField;
+	
+	/**
+	 * Error: a field is too long ({max} is replaced by the limit) field in *Newsletter → Default → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: newsletter.default.primary.error_too_long
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	error_too_long: prismic.KeyTextField;
+	
+	/**
+	 * Error: the e-mail address is not valid field in *Newsletter → Default → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: newsletter.default.primary.error_email
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	error_email: prismic.KeyTextField;
+	
+	/**
+	 * Error: a field holds characters that are not allowed (line breaks in one-line fields) field in *Newsletter → Default → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: newsletter.default.primary.error_characters
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	error_characters: prismic.KeyTextField;
+	
+	/**
+	 * Refused: the mail service did not accept the message (400, 413) field in *Newsletter → Default → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: newsletter.default.primary.error_invalid
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	error_invalid: prismic.KeyTextField;
+	
+	/**
+	 * Refused: this address is blocked (403) field in *Newsletter → Default → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: newsletter.default.primary.error_blocked
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	error_blocked: prismic.KeyTextField;
+	
+	/**
+	 * Refused: automated browsers cannot send (451) field in *Newsletter → Default → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: newsletter.default.primary.error_headless
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	error_headless: prismic.KeyTextField;
+	
+	/**
+	 * Refused: the form cannot send at the moment (configuration or account problem) field in *Newsletter → Default → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: newsletter.default.primary.error_unavailable
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	error_unavailable: prismic.KeyTextField;
+	
+	/**
+	 * Sent too quickly after the page opened (time trap): ask to check and send again field in *Newsletter → Default → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: newsletter.default.primary.too_fast_message
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	too_fast_message: prismic.KeyTextField;
+	
+	/**
+	 * Label of the hidden anti-spam field (people never see it; say to leave it empty) field in *Newsletter → Default → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: newsletter.default.primary.honeypot_label
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	honeypot_label: prismic.KeyTextField;
+	
+	/**
+	 * Button that copies the message field in *Newsletter → Default → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: newsletter.default.primary.copy_label
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	copy_label: prismic.KeyTextField;
+	
+	/**
+	 * The copy button after copying field in *Newsletter → Default → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: newsletter.default.primary.copied_label
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	copied_label: prismic.KeyTextField;
+	
+	/**
+	 * Link to write by e-mail instead field in *Newsletter → Default → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: newsletter.default.primary.mailto_label
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	mailto_label: prismic.KeyTextField;
 }
 
 /**

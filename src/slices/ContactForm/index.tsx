@@ -1,19 +1,38 @@
 import { isFilled, type Content } from '@prismicio/client'
 import { PrismicRichText, type SliceComponentProps } from '@prismicio/react'
+import ContactFormFields from '@/forms/ContactForm'
+import { formContext, formMessages } from '@/lib/mail/slice'
 
 /** Props for `ContactForm`. */
 export type ContactFormProps = SliceComponentProps<Content.ContactFormSlice>
 
-/** The contact form's slice. The form itself (src/forms) is wired in by the e-mail work. */
-export default function ContactForm({ slice }: ContactFormProps) {
+/**
+ * The contact form's slice: every word from the slice, the mailto address from `settings`, the
+ * mail options from config; the form is a client leaf.
+ */
+export default async function ContactForm({ slice, context }: ContactFormProps) {
+  const { lang, contactEmail, options } = await formContext(context)
+  const p = slice.primary
   return (
     <section
       className="slice slice-contact-form"
       data-slice-type={slice.slice_type}
       data-slice-variation={slice.variation}
     >
-      {isFilled.keyText(slice.primary.heading) && <h2>{slice.primary.heading}</h2>}
-      <PrismicRichText field={slice.primary.intro} />
+      {isFilled.keyText(p.heading) && <h2>{p.heading}</h2>}
+      <PrismicRichText field={p.intro} />
+      <ContactFormFields
+        labels={{
+          name: p.name_label ?? '',
+          email: p.email_label ?? '',
+          subject: p.subject_label ?? '',
+          message: p.message_label ?? '',
+        }}
+        messages={formMessages(p)}
+        options={options}
+        lang={lang}
+        contactEmail={contactEmail}
+      />
     </section>
   )
 }

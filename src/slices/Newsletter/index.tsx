@@ -1,19 +1,30 @@
 import { isFilled, type Content } from '@prismicio/client'
 import { PrismicRichText, type SliceComponentProps } from '@prismicio/react'
+import NewsletterForm from '@/forms/NewsletterForm'
+import { formContext, formMessages } from '@/lib/mail/slice'
 
 /** Props for `Newsletter`. */
 export type NewsletterProps = SliceComponentProps<Content.NewsletterSlice>
 
-/** The newsletter sign-up's slice. The form itself (src/forms) is wired in by the e-mail work. */
-export default function Newsletter({ slice }: NewsletterProps) {
+/** The newsletter sign-up's slice: words from the slice, the form is a client leaf. */
+export default async function Newsletter({ slice, context }: NewsletterProps) {
+  const { lang, contactEmail, options } = await formContext(context)
+  const p = slice.primary
   return (
     <section
       className="slice slice-newsletter"
       data-slice-type={slice.slice_type}
       data-slice-variation={slice.variation}
     >
-      {isFilled.keyText(slice.primary.heading) && <h2>{slice.primary.heading}</h2>}
-      <PrismicRichText field={slice.primary.intro} />
+      {isFilled.keyText(p.heading) && <h2>{p.heading}</h2>}
+      <PrismicRichText field={p.intro} />
+      <NewsletterForm
+        label={p.email_label ?? ''}
+        messages={formMessages(p)}
+        options={options}
+        lang={lang}
+        contactEmail={contactEmail}
+      />
     </section>
   )
 }

@@ -1,0 +1,127 @@
+import { MailError, toMailError } from '@/lib/mail/errors'
+import { sendContact, sendNewsletter } from '@/lib/mail/client'
+import type { PublicMailOptions } from '@/lib/mail/options'
+import { deleteMessage, getMessage, listMessages, putMessage, type OutboxMessage } from './outbox'
+import { messageSchemas, type FormKind } from './schemas'
+
+/**
+ * Delivery with the outbox: save, send, then remove after a 2xx. Network errors, 5xx and 429 keep
+ * the message `pending` and retry with capped exponential backoff (on a timer, when the browser
+ * comes back online, and on the next visit). Other refusals keep it `held` for the visitor.
+ */
+
+/**
+ * Loads what sending needs (the SDK, idb) ahead of the first submit: on the visitor's first
+ * interaction, so a submit made after the connection dropped still has its code.
+ */
+export function preloadDelivery(): Promise<unknown> {
+  return Promise.all([
+    import('@emailjs/browser'),
+    import('idb'),
+    import('./schemas'),
+    import('@hookform/resolvers/zod'),
+  ])
+}
+
+/** The first retry's delay; each next one doubles, up to `MAX_DELAY_MS`. */
+export const BASE_DELAY_MS = 2_000
+export const MAX_DELAY_MS = 60_000
+
+/** The delay before retry number `attempts` (1 = after the first failure). */
+export function backoff(attempts: number): number {
+  return Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** Math.max(0, attempts - 1))
+}
+
+/** What came of one attempt. */
+export type DeliveryResult =
+  { ok: true; message: OutboxMessage } | { ok: false; message: OutboxMessage; error: MailError }
+
+/** Builds a detached `<form>` holding `fields`, for `sendForm` on a retry. */
+export function formOf(fields: Record<string, string>): HTMLFormElement {
+  const form = document.createElement('form')
+  for (const [name, value] of Object.entries(fields)) {
+    const input = document.createElement('input')
+    input.type = 'hidden'
+    input.name = name
+    input.value = value
+    form.append(input)
+  }
+  return form
+}
+
+const sending = new Set<string>()
+
+/**
+ * Sends one saved message. The same id is never sent twice at once in this tab; across tabs or
+ * after a lost answer, the mail API stores a repeated id once.
+ */
+export async function attemptDelivery(
+  message: OutboxMessage,
+  options: PublicMailOptions,
+  liveForm?: HTMLFormElement,
+): Promise<DeliveryResult | undefined> {
+  if (sending.has(message.id)) return undefined
+  sending.add(message.id)
+  try {
+    const parsed = messageSchemas[message.form].safeParse(message.fields)
+    if (!parsed.success) {
+      // Never send what the schema refuses (an old or tampered entry): hold it for the visitor.
+      const held = { ...message, state: 'held' as const, lastError: 'invalid' as const }
+      await putMessage(held)
+      return { ok: false, message: held, error: new MailError('invalid', undefined, 'schema') }
+    }
+    try {
+      if (message.form === 'contact') await sendContact(options, message.fields)
+      else await sendNewsletter(options, liveForm ?? formOf(message.fields))
+    } catch (thrown) {
+      const error = toMailError(thrown)
+      const attempts = message.attempts + 1
+      const next: OutboxMessage = {
+        ...message,
+        attempts,
+        lastError: error.kind,
+        state: error.retryable ? 'pending' : 'held',
+        nextAttemptAt: Date.now() + backoff(attempts),
+      }
+      // Still ours? (another tab may have delivered it meanwhile)
+      if (await getMessage(message.id)) await putMessage(next)
+      return { ok: false, message: next, error }
+    }
+    await deleteMessage(message.id)
+    return { ok: true, message }
+  } finally {
+    sending.delete(message.id)
+  }
+}
+
+/** Saves a new message, then sends it. */
+export async function submitMessage(
+  message: OutboxMessage,
+  options: PublicMailOptions,
+  liveForm?: HTMLFormElement,
+): Promise<DeliveryResult | undefined> {
+  await putMessage(message)
+  return attemptDelivery(message, options, liveForm)
+}
+
+/**
+ * Sends every pending message of `form` that is due (or all of them, when `force`). Returns the
+ * milliseconds until the next one is due, or undefined when none is pending.
+ */
+export async function flushOutbox(
+  form: FormKind,
+  options: PublicMailOptions,
+  onResult: (result: DeliveryResult) => void,
+  force = false,
+): Promise<number | undefined> {
+  const now = Date.now()
+  for (const message of await listMessages()) {
+    if (message.form !== form || message.state !== 'pending') continue
+    if (!force && message.nextAttemptAt > now) continue
+    const result = await attemptDelivery(message, options)
+    if (result) onResult(result)
+  }
+  const waiting = (await listMessages()).filter((m) => m.form === form && m.state === 'pending')
+  if (waiting.length === 0) return undefined
+  return Math.max(0, Math.min(...waiting.map((m) => m.nextAttemptAt)) - Date.now())
+}

@@ -1,0 +1,205 @@
+'use client'
+
+import { useCallback, useEffect, useRef, useState } from 'react'
+import type { MailErrorKind } from '@/lib/mail/errors'
+import type { PublicMailOptions } from '@/lib/mail/options'
+import type { DeliveryResult } from './delivery'
+import type { OutboxMessage } from './outbox'
+import type { FormKind } from './schemas'
+
+/** Submissions faster than this after the form appeared are taken for a bot's (the time trap). */
+export const MIN_FILL_MS = 1_500
+
+/** What the form's status region says. */
+export type DeliveryStatus =
+  | { kind: 'idle' }
+  | { kind: 'sending'; id: string }
+  | { kind: 'sent'; id: string }
+  | { kind: 'queued'; id: string }
+  | { kind: 'failed'; id: string; error: MailErrorKind }
+  | { kind: 'too_fast' }
+
+type Draft = { id: string; fields: Record<string, string> }
+
+function newId(): string {
+  return crypto.randomUUID()
+}
+
+function readDraft(key: string): Draft | undefined {
+  try {
+    const raw = localStorage.getItem(key)
+    if (!raw) return undefined
+    const draft = JSON.parse(raw) as Draft
+    return typeof draft.id === 'string' && draft.fields && typeof draft.fields === 'object'
+      ? draft
+      : undefined
+  } catch {
+    return undefined
+  }
+}
+
+function writeDraft(key: string, draft: Draft | undefined): void {
+  try {
+    if (draft) localStorage.setItem(key, JSON.stringify(draft))
+    else localStorage.removeItem(key)
+  } catch {
+    // No storage (private mode): the draft lives only in the page.
+  }
+}
+
+/**
+ * A form's delivery: its message id, its draft (kept in localStorage as the visitor types, so a
+ * reload keeps it), the honeypot and time trap, the outbox (saved before sending, retried with
+ * backoff, on `online` and on the next visit), and the status the form announces.
+ */
+export function useMailDelivery({
+  form,
+  lang,
+  options,
+  restore,
+}: {
+  form: FormKind
+  lang: string
+  options: PublicMailOptions
+  /** Puts saved fields back into the form (a draft, or a message that was refused). */
+  restore: (fields: Record<string, string>) => void
+}) {
+  const draftKey = `facet-draft:${form}:${lang}`
+  const [status, setStatus] = useState<DeliveryStatus>({ kind: 'idle' })
+  const [ready, setReady] = useState(false)
+  const mountedAt = useRef(0)
+  const busy = useRef(false)
+  const messageId = useRef('')
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
+  const restoreRef = useRef(restore)
+  useEffect(() => {
+    restoreRef.current = restore
+  })
+
+  const onResult = useCallback(
+    (result: DeliveryResult) => {
+      const { id } = result.message
+      if (result.ok) {
+        setStatus({ kind: 'sent', id })
+        if (messageId.current === id) {
+          messageId.current = newId()
+          writeDraft(draftKey, undefined)
+          restoreRef.current({})
+        }
+      } else if (result.error.retryable) setStatus({ kind: 'queued', id })
+      else setStatus({ kind: 'failed', id, error: result.error.kind })
+    },
+    [draftKey],
+  )
+
+  const flush = useCallback(
+    async function flushNow(force = false): Promise<void> {
+      clearTimeout(timer.current)
+      const { flushOutbox } = await import('./delivery')
+      const wait = await flushOutbox(form, options, onResult, force)
+      if (wait !== undefined) timer.current = setTimeout(() => void flushNow(), wait)
+    },
+    [form, options, onResult],
+  )
+
+  useEffect(() => {
+    mountedAt.current = Date.now()
+    const draft = readDraft(draftKey)
+    messageId.current = draft?.id ?? newId()
+    if (draft) restoreRef.current(draft.fields)
+    setReady(true)
+
+    let cancelled = false
+    // The previous visit's messages: show where they stand, then retry the pending ones.
+    void import('./outbox').then(async ({ listMessages }) => {
+      const mine = (await listMessages()).filter((m: OutboxMessage) => m.form === form)
+      if (cancelled || mine.length === 0) return
+      const last = mine[mine.length - 1]
+      if (last.state === 'held') {
+        messageId.current = last.id
+        restoreRef.current(last.fields)
+        setStatus({ kind: 'failed', id: last.id, error: last.lastError ?? 'misconfigured' })
+      } else setStatus({ kind: 'queued', id: last.id })
+      await flush(true)
+    })
+    const online = () => void flush(true)
+    window.addEventListener('online', online)
+    return () => {
+      cancelled = true
+      clearTimeout(timer.current)
+      window.removeEventListener('online', online)
+    }
+  }, [draftKey, form, flush])
+
+  /** Keeps the draft as the visitor types. */
+  const saveDraft = useCallback(
+    (fields: Record<string, string>) => {
+      if (!messageId.current) return
+      const empty = Object.values(fields).every((v) => !v)
+      writeDraft(draftKey, empty ? undefined : { id: messageId.current, fields })
+    },
+    [draftKey],
+  )
+
+  /**
+   * Sends the visitor's fields once: a second submit while the first is in flight does nothing.
+   * `honeypot` is the trap field's value; `liveForm` the `<form>` for `sendForm`.
+   */
+  const submit = useCallback(
+    async (fields: Record<string, string>, honeypot: string, liveForm?: HTMLFormElement) => {
+      if (busy.current) return
+      busy.current = true
+      try {
+        const id = messageId.current
+        if (honeypot) {
+          // A bot filled the hidden field: pretend it worked, send nothing.
+          setStatus({ kind: 'sent', id })
+          return
+        }
+        if (Date.now() - mountedAt.current < MIN_FILL_MS) {
+          setStatus({ kind: 'too_fast' })
+          // The clock starts again: a human reads the notice and sends again; a bot is held back.
+          mountedAt.current = Date.now()
+          return
+        }
+        setStatus({ kind: 'sending', id })
+        const message: OutboxMessage = {
+          id,
+          form,
+          fields: { ...fields, message_id: id, lang },
+          createdAt: Date.now(),
+          attempts: 0,
+          nextAttemptAt: Date.now(),
+          state: 'pending',
+        }
+        if (liveForm) {
+          // sendForm sends the form's own fields: make sure the id and language are among them.
+          for (const name of ['message_id', 'lang'] as const) {
+            const input = liveForm.elements.namedItem(name) as HTMLInputElement | null
+            if (input) input.value = message.fields[name]
+          }
+        }
+        try {
+          const { submitMessage } = await import('./delivery')
+          const result = await submitMessage(message, options, liveForm)
+          if (result) onResult(result)
+          if (result && !result.ok && result.error.retryable) void flush()
+        } catch {
+          // The sending code or the device's storage failed (offline before it ever loaded, or
+          // IndexedDB unavailable): the text stays in the form and its draft; offer the fallbacks.
+          setStatus({ kind: 'failed', id, error: 'misconfigured' })
+        }
+      } finally {
+        busy.current = false
+      }
+    },
+    [form, lang, options, onResult, flush],
+  )
+
+  /** Loads the sending code on the first interaction (focus or input in the form). */
+  const preload = useCallback(() => {
+    void import('./delivery').then((d) => d.preloadDelivery()).catch(() => undefined)
+  }, [])
+
+  return { status, ready, submit, saveDraft, preload }
+}

@@ -1,0 +1,96 @@
+import fc from 'fast-check'
+import { beforeEach, describe, expect, test, vi } from 'vitest'
+import type { OutboxMessage } from '@/forms/outbox'
+import { contactMessage } from '@/forms/schemas'
+import type { PublicMailOptions } from '@/lib/mail/options'
+
+const store = new Map<string, OutboxMessage>()
+vi.mock('@/forms/outbox', () => ({
+  putMessage: async (m: OutboxMessage) => void store.set(m.id, m),
+  deleteMessage: async (id: string) => void store.delete(id),
+  getMessage: async (id: string) => store.get(id),
+  listMessages: async () => [...store.values()].sort((a, b) => a.createdAt - b.createdAt),
+}))
+const sendContact = vi.fn<(o: unknown, p: Record<string, string>) => Promise<void>>()
+vi.mock('@/lib/mail/client', () => ({ sendContact, sendNewsletter: vi.fn() }))
+
+const { attemptDelivery, backoff, flushOutbox, MAX_DELAY_MS } = await import('@/forms/delivery')
+const { MailError } = await import('@/lib/mail/errors')
+
+const options = {} as PublicMailOptions
+const ID = '3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f'
+
+function message(fields: Record<string, string>): OutboxMessage {
+  return {
+    id: ID,
+    form: 'contact',
+    fields,
+    createdAt: Date.now(),
+    attempts: 0,
+    nextAttemptAt: 0,
+    state: 'pending',
+  }
+}
+const good = {
+  name: 'Ann',
+  email: 'ann@example.com',
+  subject: 'Hi',
+  message: 'Hello',
+  message_id: ID,
+  lang: 'en-us',
+}
+
+beforeEach(() => {
+  store.clear()
+  sendContact.mockReset()
+})
+
+describe('delivery', () => {
+  test('no input the schema refuses reaches the network', async () => {
+    sendContact.mockResolvedValue(undefined)
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          name: fc.string({ maxLength: 120 }),
+          email: fc.oneof(fc.emailAddress(), fc.string()),
+          subject: fc.string({ maxLength: 160 }),
+          message: fc.string({ maxLength: 50 }),
+        }),
+        async (fields) => {
+          sendContact.mockClear()
+          const all = { ...fields, message_id: ID, lang: 'en-us' }
+          await attemptDelivery(message(all), options)
+          const valid = contactMessage.safeParse(all).success
+          expect(sendContact).toHaveBeenCalledTimes(valid ? 1 : 0)
+        },
+      ),
+      { numRuns: 300 },
+    )
+  })
+
+  test('keeps a message until a 2xx, then removes it', async () => {
+    sendContact.mockRejectedValueOnce(new MailError('network', undefined, 'offline'))
+    store.set(ID, message(good))
+    const first = await attemptDelivery(message(good), options)
+    expect(first).toMatchObject({ ok: false, message: { state: 'pending', attempts: 1 } })
+    expect(store.has(ID)).toBe(true)
+    sendContact.mockResolvedValueOnce(undefined)
+    expect(await flushOutbox('contact', options, () => undefined, true)).toBeUndefined()
+    expect(store.has(ID)).toBe(false)
+  })
+
+  test('holds a refused message for the visitor instead of retrying it', async () => {
+    sendContact.mockRejectedValue(new MailError('blocked', 403, 'Forbidden'))
+    store.set(ID, message(good))
+    const result = await attemptDelivery(message(good), options)
+    expect(result).toMatchObject({ ok: false, message: { state: 'held', lastError: 'blocked' } })
+    sendContact.mockClear()
+    await flushOutbox('contact', options, () => undefined, true)
+    expect(sendContact).not.toHaveBeenCalled()
+  })
+
+  test('backoff doubles and is capped', () => {
+    expect([1, 2, 3, 4].map(backoff)).toEqual([2000, 4000, 8000, 16000])
+    expect(backoff(50)).toBe(MAX_DELAY_MS)
+  })
+})
