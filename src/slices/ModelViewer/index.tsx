@@ -1,13 +1,15 @@
 import { isFilled, type Content } from '@prismicio/client'
 import { PrismicNextImage } from '@prismicio/next'
 import { PrismicRichText, type SliceComponentProps } from '@prismicio/react'
+import ThreeSlot from '@/three/ThreeSlot'
+import { viewerSlot } from '@/three/fields'
 
 /** Props for `ModelViewer`. */
 export type ModelViewerProps = SliceComponentProps<Content.ModelViewerSlice>
 
-/** A 3D model's slice: its poster and description. The live viewer is wired in by the 3D work. */
+/** A 3D model the visitor can turn: poster and description first, the live viewer once idle. */
 export default function ModelViewer({ slice }: ModelViewerProps) {
-  const { heading, poster, description, caption } = slice.primary
+  const { heading, poster, caption } = slice.primary
   return (
     <section
       className="slice slice-model-viewer"
@@ -16,8 +18,13 @@ export default function ModelViewer({ slice }: ModelViewerProps) {
     >
       {isFilled.keyText(heading) && <h2>{heading}</h2>}
       <figure>
-        {isFilled.image(poster) && <PrismicNextImage field={poster} alt="" />}
-        {isFilled.keyText(description) && <p className="visually-hidden">{description}</p>}
+        <div data-3d-slot="">
+          <ThreeSlot {...viewerSlot(slice)}>
+            {isFilled.image(poster) && (
+              <PrismicNextImage field={poster} alt="" sizes="(min-width: 64rem) 60vw, 100vw" />
+            )}
+          </ThreeSlot>
+        </div>
         <figcaption>
           <PrismicRichText field={caption} />
         </figcaption>
