@@ -2,10 +2,17 @@
 /* eslint-disable react-hooks/immutability -- three.js objects (renderer, camera, scene) are
    mutable by design: R3F code sets their fields in effects and frame callbacks. */
 
-import { Suspense, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
+import {
+  Suspense,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from 'react'
 import { Canvas, useFrame, useThree, type RootState } from '@react-three/fiber'
 import { View } from '@react-three/drei/web/View'
-import { PerformanceMonitor } from '@react-three/drei/core/PerformanceMonitor'
 import { ProceduralScene } from './scenes/ProceduralScene'
 import { ModelScene } from './scenes/ModelScene'
 import { roomEnvironment } from './environment'
@@ -13,22 +20,47 @@ import { Boundary, HostContext } from './host-context'
 import { threeStore, type SlotEntry } from './store'
 import type { WebGLRenderer } from 'three'
 
-/** Marks a slot's scene as ready to be shown once it has been drawn. */
-function Ready({ id, ready }: { id: string; ready: Set<string> }) {
+/**
+ * Compiles the view's shaders off the main thread (KHR_parallel_shader_compile, through
+ * `compileAsync`), then lets the view draw and marks the slot's scene as ready to be shown. A
+ * first draw before that would stall the main thread until every program had linked.
+ */
+function Ready({
+  id,
+  ready,
+  onCompiled,
+}: {
+  id: string
+  ready: Set<string>
+  onCompiled: () => void
+}) {
+  const gl = useThree((s) => s.gl)
+  const scene = useThree((s) => s.scene)
+  const camera = useThree((s) => s.camera)
   const invalidate = useThree((s) => s.invalidate)
   useEffect(() => {
-    ready.add(id)
-    invalidate()
-    return () => void ready.delete(id)
-  }, [id, ready, invalidate])
+    let live = true
+    gl.compileAsync(scene, camera).then(() => {
+      if (!live) return
+      onCompiled()
+      ready.add(id)
+      invalidate()
+    })
+    return () => {
+      live = false
+      ready.delete(id)
+    }
+  }, [id, ready, invalidate, gl, scene, camera, onCompiled])
   return null
 }
 
 function SlotView({ slot, ready }: { slot: SlotEntry; ready: Set<string> }) {
   const track = useMemo(() => ({ current: slot.element }), [slot.element])
+  const [compiled, setCompiled] = useState(false)
+  const onCompiled = useCallback(() => setCompiled(true), [])
   const { spec } = slot
   return (
-    <View track={track}>
+    <View track={track} visible={compiled}>
       <Boundary
         onError={(error) => {
           console.error('3D scene failed:', error)
@@ -41,7 +73,7 @@ function SlotView({ slot, ready }: { slot: SlotEntry; ready: Set<string> }) {
           ) : (
             <ModelScene slot={slot} spec={spec} />
           )}
-          <Ready id={slot.id} ready={ready} />
+          <Ready id={slot.id} ready={ready} onCompiled={onCompiled} />
         </Suspense>
       </Boundary>
     </View>
@@ -54,21 +86,42 @@ type DebugHook = {
   calls: number
   triangles: number
   dpr: number
+  tier: string
 }
 
 /**
  * Frame bookkeeping: resets the renderer's counters before the views draw, then, after they
  * have drawn, turns each ready slot whose stage is on screen to `live` (the poster fades).
  */
-function FrameBookkeeping({ ready, lost }: { ready: Set<string>; lost: boolean }) {
+function FrameBookkeeping({
+  ready,
+  lost,
+  animating,
+  tier,
+  onFrameRate,
+}: {
+  ready: Set<string>
+  lost: boolean
+  tier: string
+  animating: boolean
+  onFrameRate: (fps: number) => void
+}) {
   const gl = useThree((s) => s.gl)
+  const sample = useRef({ frames: 0, since: 0 })
   const invalidate = useThree((s) => s.invalidate)
   const debug = useRef<DebugHook | null>(null)
 
   useEffect(() => {
     gl.info.autoReset = false
     if (new URLSearchParams(window.location.search).has('debug3d')) {
-      debug.current = { renderer: gl, frames: 0, calls: 0, triangles: 0, dpr: gl.getPixelRatio() }
+      debug.current = {
+        renderer: gl,
+        frames: 0,
+        calls: 0,
+        triangles: 0,
+        dpr: gl.getPixelRatio(),
+        tier: 'high',
+      }
       ;(window as unknown as { __facet3d: DebugHook }).__facet3d = debug.current
     }
     // Views follow their elements; a fixed canvas must redraw when the page scrolls.
@@ -79,12 +132,22 @@ function FrameBookkeeping({ ready, lost }: { ready: Set<string>; lost: boolean }
 
   useFrame(() => gl.info.reset(), -1)
   useFrame(() => {
+    // Frame rate while something moves (a demand loop idles otherwise), for the adaptive DPR.
+    const now = performance.now()
+    const rate = sample.current
+    if (!animating) rate.since = 0
+    else if (rate.since === 0) Object.assign(rate, { since: now, frames: 0 })
+    else if (++rate.frames >= 20 || now - rate.since > 2000) {
+      onFrameRate((rate.frames * 1000) / (now - rate.since))
+      Object.assign(rate, { since: now, frames: 0 })
+    }
     const hook = debug.current
     if (hook) {
       hook.frames++
       hook.calls = gl.info.render.calls
       hook.triangles = gl.info.render.triangles
       hook.dpr = gl.getPixelRatio()
+      hook.tier = tier
     }
     if (lost) return
     const drawn: string[] = []
@@ -118,6 +181,19 @@ export default function CanvasHost() {
   const [gl, setGl] = useState<WebGLRenderer | null>(null)
   const maxDpr = typeof window === 'undefined' ? 1 : Math.min(window.devicePixelRatio || 1, 2)
   const [dpr, setDpr] = useState(Math.min(maxDpr, 1.5))
+  const [tier, setTier] = useState<'high' | 'low'>('high')
+  const ceiling = tier === 'low' ? 1 : maxDpr
+  // Adaptive resolution: drop the pixel ratio while the frame rate is low, raise it back when
+  // there is room. (drei's PerformanceMonitor assumes a continuous loop; this host idles.)
+  const onFrameRate = useCallback(
+    (fps: number) =>
+      setDpr((current) => {
+        if (fps < 45) return Math.max(0.5, Math.round(current * 80) / 100)
+        if (fps > 57) return Math.min(ceiling, Math.round(current * 115) / 100)
+        return current
+      }),
+    [ceiling],
+  )
   const ready = useMemo(() => new Set<string>(), [])
 
   useEffect(() => {
@@ -127,11 +203,27 @@ export default function CanvasHost() {
     return () => document.removeEventListener('visibilitychange', onVisibility)
   }, [])
 
-  const environment = useMemo(() => (gl && !lost ? roomEnvironment(gl) : null), [gl, lost])
-  const host = useMemo(() => ({ hidden, environment }), [hidden, environment])
+  const environment = useMemo(
+    () => (gl && !lost && tier === 'high' ? roomEnvironment(gl) : null),
+    [gl, lost, tier],
+  )
+  const host = useMemo(() => ({ hidden, environment, tier }), [hidden, environment, tier])
 
   const onCreated = (state: RootState) => {
     const canvas = state.gl.domElement
+    // Reading a program's link status stalls the main thread; only development needs it.
+    state.gl.debug.checkShaderErrors = process.env.NODE_ENV !== 'production'
+    // A software renderer (no usable GPU) gets the low tier: pixel ratio 1, plain materials, no
+    // environment map.
+    const context = state.gl.getContext()
+    const debugInfo = context.getExtension('WEBGL_debug_renderer_info')
+    const renderer = String(
+      context.getParameter(debugInfo ? debugInfo.UNMASKED_RENDERER_WEBGL : context.RENDERER),
+    )
+    if (/swiftshader|llvmpipe|software/i.test(renderer)) {
+      setTier('low')
+      setDpr(1)
+    }
     // three.js prevents the default on loss, so the browser may restore the context.
     canvas.addEventListener('webglcontextlost', () => {
       setLost(true)
@@ -181,14 +273,13 @@ export default function CanvasHost() {
           style={{ position: 'absolute', inset: 0, pointerEvents: 'none' }}
         >
           <HostContext.Provider value={host}>
-            <FrameBookkeeping ready={ready} lost={lost} />
-            {animating && (
-              <PerformanceMonitor
-                onChange={({ factor }) =>
-                  setDpr(Math.max(0.75, Math.round(maxDpr * (0.5 + 0.5 * factor) * 4) / 4))
-                }
-              />
-            )}
+            <FrameBookkeeping
+              ready={ready}
+              lost={lost}
+              animating={animating}
+              tier={tier}
+              onFrameRate={onFrameRate}
+            />
             {!lost &&
               slots.map((slot) => (
                 <SlotView key={`${slot.id}:${generation}`} slot={slot} ready={ready} />

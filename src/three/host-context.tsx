@@ -27,6 +27,8 @@ type HostState = {
   hidden: boolean
   /** The self-hosted environment map (generated in the browser from three's RoomEnvironment). */
   environment: Texture | null
+  /** `low` on a software renderer: plain materials, pixel ratio 1. */
+  tier: 'high' | 'low'
 }
 export const HostContext = createContext<HostState | null>(null)
 
@@ -45,16 +47,25 @@ export function useMayAnimate(slot: SlotEntry): boolean {
   return slot.visible && !hidden && !slot.reducedMotion
 }
 
-/** Keeps a demand frameloop running while `active`: one frame asks for the next. */
+/**
+ * Keeps a demand frameloop running while `active`: one frame asks for the next. On the low tier
+ * (software rendering) frames are spaced out, so the renderer's backlog never blocks the page.
+ */
 export function useAnimationFrames(active: boolean) {
   const invalidate = useThree((s) => s.invalidate)
+  const { tier } = useHost()
   useEffect(() => {
     if (active) invalidate()
   }, [active, invalidate])
   useFrame(() => {
-    if (active) invalidate()
+    if (!active) return
+    if (tier === 'low') setTimeout(() => invalidate(), LOW_TIER_FRAME_MS)
+    else invalidate()
   })
 }
+
+/** The low tier's frame spacing: about 20 frames per second at most. */
+const LOW_TIER_FRAME_MS = 50
 
 /** Catches a failure inside one scene (or of the whole canvas) and reports it. */
 export class Boundary extends Component<{

@@ -10,13 +10,24 @@ import {
   type Group,
   type MeshPhysicalMaterialParameters,
 } from 'three'
-import { SceneCamera, SceneEnvironment, useAnimationFrames, useMayAnimate } from '../host-context'
+import {
+  SceneCamera,
+  SceneEnvironment,
+  useAnimationFrames,
+  useHost,
+  useMayAnimate,
+} from '../host-context'
 import type { SceneSpec, SlotEntry } from '../store'
 
 type Spec = Extract<SceneSpec, { kind: 'procedural' }>
 
 /** The look of each material choice; glass avoids transmission (an extra pass per frame). */
-function materialProps(spec: Spec, color: string): MeshPhysicalMaterialParameters {
+function materialProps(spec: Spec, color: string, low: boolean): MeshPhysicalMaterialParameters {
+  if (low) {
+    // The low tier's physical material keeps only what costs nothing per pixel.
+    const metal = spec.material === 'metal'
+    return { color, roughness: metal ? 0.3 : 0.45, metalness: metal ? 0.6 : 0 }
+  }
   switch (spec.material) {
     case 'glass':
       return {
@@ -39,24 +50,24 @@ function materialProps(spec: Spec, color: string): MeshPhysicalMaterialParameter
 }
 
 function Shape({ spec, still }: { spec: Spec; still: boolean }) {
-  const props = materialProps(spec, spec.colorPrimary)
+  const low = useHost().tier === 'low'
+  const props = materialProps(spec, spec.colorPrimary, low)
+  // The low tier draws with the standard material's cheaper shader.
+  const material = (p: MeshPhysicalMaterialParameters, flatShading = false) =>
+    low ? (
+      <meshStandardMaterial {...p} flatShading={flatShading} />
+    ) : (
+      <meshPhysicalMaterial {...p} flatShading={flatShading} />
+    )
   const knot = useMemo(() => new TorusKnotGeometry(0.9, 0.3, 200, 28), [])
   const ico = useMemo(() => new IcosahedronGeometry(1.2, 0), [])
   const blob = useMemo(() => new IcosahedronGeometry(1.1, 20), [])
   const ring = useMemo(() => new TorusGeometry(1.15, 0.07, 24, 128), [])
   switch (spec.shape) {
     case 'torus-knot':
-      return (
-        <mesh geometry={knot}>
-          <meshPhysicalMaterial {...props} />
-        </mesh>
-      )
+      return <mesh geometry={knot}>{material(props)}</mesh>
     case 'icosahedron':
-      return (
-        <mesh geometry={ico}>
-          <meshPhysicalMaterial {...props} flatShading />
-        </mesh>
-      )
+      return <mesh geometry={ico}>{material(props, true)}</mesh>
     case 'blob':
       return (
         <mesh geometry={blob}>
@@ -73,9 +84,7 @@ function Shape({ spec, still }: { spec: Spec; still: boolean }) {
               rotation={[Math.PI / 2 + i * 0.7, i * 0.9, 0]}
               scale={1 - i * 0.18}
             >
-              <meshPhysicalMaterial
-                {...materialProps(spec, i % 2 ? spec.colorSecondary : spec.colorPrimary)}
-              />
+              {material(materialProps(spec, i % 2 ? spec.colorSecondary : spec.colorPrimary, low))}
             </mesh>
           ))}
         </group>
@@ -111,7 +120,7 @@ export function ProceduralScene({ slot, spec }: { slot: SlotEntry; spec: Spec })
     <>
       <SceneCamera position={[0, 0, 6]} />
       <SceneEnvironment />
-      <ambientLight intensity={0.35} />
+      <hemisphereLight args={['#ffffff', '#444455', 0.8]} />
       <directionalLight position={[3, 4, 5]} intensity={2} color={spec.colorSecondary} />
       <directionalLight position={[-4, -2, -3]} intensity={1} color={spec.colorPrimary} />
       <group ref={group} rotation={[0.3, 0.5, 0]}>
