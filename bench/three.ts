@@ -119,7 +119,8 @@ async function measureLive() {
       }).observe({ type: 'longtask', buffered: true })
     })
     const start = Date.now()
-    await p.goto(`${ORIGIN}${args.page}?debug3d`, { waitUntil: 'load' })
+    // `debug3d=motion`: play the motion SwiftShader would otherwise hold still (see useMayAnimate).
+    await p.goto(`${ORIGIN}${args.page}?debug3d=motion`, { waitUntil: 'load' })
     await p.locator('[data-3d-state="live"]').first().waitFor({ timeout: 60_000 })
     const liveAfterMs = Date.now() - start
     const longTasks = await p.evaluate(() =>

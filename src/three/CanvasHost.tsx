@@ -16,7 +16,7 @@ import { View } from '@react-three/drei/web/View'
 import { ProceduralScene } from './scenes/ProceduralScene'
 import { ModelScene } from './scenes/ModelScene'
 import { roomEnvironment } from './environment'
-import { Boundary, HostContext } from './host-context'
+import { Boundary, forceMotion, HostContext } from './host-context'
 import { threeStore, type SlotEntry } from './store'
 import type { WebGLRenderer } from 'three'
 
@@ -244,6 +244,7 @@ export default function CanvasHost() {
       s.visible &&
       !hidden &&
       !s.reducedMotion &&
+      (tier === 'high' || forceMotion()) &&
       (s.spec.kind === 'procedural' ? s.spec.motion !== 'still' : s.spec.autoRotate),
   )
 

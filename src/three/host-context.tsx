@@ -40,11 +40,24 @@ export function useHost(): HostState {
   return host
 }
 
-/** True when this slot's scene may move by itself: visible, tab shown, motion not reduced. */
+/**
+ * True when this slot's scene may move by itself: visible, tab shown, motion not reduced, and a
+ * GPU to draw it. On a software renderer a moving scene would keep the main thread busy (and the
+ * battery), so it shows a still frame that still answers the visitor's input. `?debug3d=motion`
+ * lifts that last rule, so tests and benchmarks can play motion under SwiftShader.
+ */
 export function useMayAnimate(slot: SlotEntry): boolean {
-  const { hidden } = useHost()
+  const { hidden, tier } = useHost()
   useSyncExternalStore(threeStore.subscribe, threeStore.version)
-  return slot.visible && !hidden && !slot.reducedMotion
+  return slot.visible && !hidden && !slot.reducedMotion && (tier === 'high' || forceMotion())
+}
+
+/** `?debug3d=motion`: let the low tier play motion (tests and benchmarks). */
+export function forceMotion(): boolean {
+  return (
+    typeof window !== 'undefined' &&
+    new URLSearchParams(window.location.search).get('debug3d') === 'motion'
+  )
 }
 
 /**

@@ -17,7 +17,7 @@ async function framesOverASecond(page: Page): Promise<number> {
 test('the canvas renders while a moving scene is visible, and stops when it is not', async ({
   page,
 }) => {
-  await page.goto('/en-us/showcase?debug3d')
+  await page.goto('/en-us/showcase?debug3d=motion')
   await waitLive(page, 0)
   // The hero floats: frames keep coming.
   expect(await framesOverASecond(page)).toBeGreaterThan(1)
@@ -32,7 +32,7 @@ test('the canvas renders while a moving scene is visible, and stops when it is n
 })
 
 test('the canvas stops rendering while the tab is hidden', async ({ page }) => {
-  await page.goto('/en-us/showcase?debug3d')
+  await page.goto('/en-us/showcase?debug3d=motion')
   await waitLive(page, 0)
   expect(await framesOverASecond(page)).toBeGreaterThan(1)
   await page.evaluate(() => {
@@ -56,4 +56,23 @@ test('a page without 3D does not load the 3D chunk', async ({ page }) => {
   expect(bodies.length).toBeGreaterThan(0)
   expect(bodies.filter((body) => body.includes('WebGLRenderer'))).toEqual([])
   await expect(page.locator('canvas')).toHaveCount(0)
+})
+
+test('on a software renderer the scene is a still frame that still answers the keyboard', async ({
+  page,
+}) => {
+  await page.goto('/en-us/showcase?debug3d')
+  await waitLive(page, 0)
+  expect(
+    await page.evaluate(
+      () => (window as unknown as { __facet3d: { tier: string } }).__facet3d.tier,
+    ),
+  ).toBe('low')
+  await framesOverASecond(page)
+  expect(await framesOverASecond(page)).toBe(0)
+  await waitLive(page, 2)
+  const before = await renderedFrames(page)
+  await slot(page, 2).stage.focus()
+  await page.keyboard.press('ArrowLeft')
+  await expect.poll(() => renderedFrames(page)).toBeGreaterThan(before)
 })

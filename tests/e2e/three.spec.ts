@@ -184,7 +184,8 @@ test.describe('3D fallbacks', () => {
       viewport: { width: 1000, height: 900 },
     })
     const page = await context.newPage()
-    await page.goto('/en-us/showcase')
+    // `debug3d=motion` lets SwiftShader play motion, as a GPU would: reduced motion must still win.
+    await page.goto('/en-us/showcase?debug3d=motion')
     await waitLive(page, PROCEDURAL)
     const stage = slot(page, PROCEDURAL).stage
     const first = await pixels(stage)
