@@ -165,7 +165,7 @@ export default function ThreeSlot({ spec, description, labels, children }: Three
         ref={stageRef}
         className={styles.stage}
         style={{ background }}
-        role="img"
+        role={description ? 'img' : undefined}
         aria-label={description || undefined}
         aria-describedby={isViewer && labels.hint ? hintId : undefined}
         tabIndex={isViewer && live ? 0 : undefined}
