@@ -1762,6 +1762,26 @@ export interface HeroSliceDefaultPrimary {
 	 * - **Documentation**: https://prismic.io/docs/fields/number
 	 */
 	speed: prismic.NumberField;
+	
+	/**
+	 * 3D button label (shown with Save-Data, e.g. “Show in 3D”) field in *Hero → Procedural scene → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: hero.default.primary.load_label
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	load_label: prismic.KeyTextField;
+	
+	/**
+	 * Message when the 3D scene cannot load field in *Hero → Procedural scene → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: hero.default.primary.error_message
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	error_message: prismic.KeyTextField;
 }
 
 /**
@@ -1877,6 +1897,26 @@ export interface HeroSliceModelPrimary {
 	 * - **Documentation**: https://prismic.io/docs/fields/boolean
 	 */
 	auto_rotate: prismic.BooleanField;
+	
+	/**
+	 * 3D button label (shown with Save-Data, e.g. “Show in 3D”) field in *Hero → Model scene → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: hero.model.primary.load_label
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	load_label: prismic.KeyTextField;
+	
+	/**
+	 * Message when the 3D scene cannot load field in *Hero → Model scene → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: hero.model.primary.error_message
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	error_message: prismic.KeyTextField;
 }
 
 /**
@@ -2128,6 +2168,56 @@ export interface ModelViewerSliceDefaultPrimary {
 	 * - **Documentation**: https://prismic.io/docs/fields/boolean
 	 */
 	auto_rotate: prismic.BooleanField;
+	
+	/**
+	 * 3D button label (shown with Save-Data, e.g. “Show in 3D”) field in *ModelViewer → Default → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: model_viewer.default.primary.load_label
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	load_label: prismic.KeyTextField;
+	
+	/**
+	 * Loading progress label (read by screen readers) field in *ModelViewer → Default → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: model_viewer.default.primary.loading_label
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	loading_label: prismic.KeyTextField;
+	
+	/**
+	 * Reset view button label field in *ModelViewer → Default → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: model_viewer.default.primary.reset_label
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	reset_label: prismic.KeyTextField;
+	
+	/**
+	 * Controls hint (e.g. drag or arrow keys to turn, + and − to zoom) field in *ModelViewer → Default → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: model_viewer.default.primary.controls_hint
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	controls_hint: prismic.KeyTextField;
+	
+	/**
+	 * Message when the model cannot load field in *ModelViewer → Default → Primary*
+	 *
+	 * - **Field Type**: Text
+	 * - **Placeholder**: *None*
+	 * - **API ID Path**: model_viewer.default.primary.error_message
+	 * - **Documentation**: https://prismic.io/docs/fields/text
+	 */
+	error_message: prismic.KeyTextField;
 }
 
 /**

@@ -1,8 +1,10 @@
 import { isFilled, type Content } from '@prismicio/client'
 import { ContentLink } from '@/components/ContentLink'
 import { PrismicRichText, type SliceComponentProps } from '@prismicio/react'
-import { ContentImage, imageRole } from '@/components/ContentImage'
+import { ContentImage } from '@/components/ContentImage'
 import { sliceContext } from '@/lib/content/slice-context'
+import ThreeSlot from '@/three/ThreeSlot'
+import { heroSlot } from '@/three/fields'
 
 /** Props for `Hero`. */
 export type HeroProps = SliceComponentProps<Content.HeroSlice>
@@ -16,6 +18,7 @@ export default function Hero({ slice, index, context }: HeroProps) {
   const { title } = sliceContext(context)
   const { eyebrow, heading, text, cta_label, cta_link, poster, scene_description } = slice.primary
   const isFirst = index === 0 && !!title
+  const slot = heroSlot(slice)
   return (
     <section
       className="slice slice-hero"
@@ -38,18 +41,16 @@ export default function Hero({ slice, index, context }: HeroProps) {
           </ContentLink>
         )}
       </div>
-      <div
-        className="hero-visual"
-        data-3d-slot="hero"
-        {...imageRole(scene_description || poster.alt)}
-      >
-        <ContentImage
-          field={poster}
-          decorative
-          priority={isFirst}
-          sizes="(min-width: 64rem) 50vw, 100vw"
-          className="hero-poster"
-        />
+      <div className="hero-visual" data-3d-slot="hero">
+        <ThreeSlot {...slot} description={scene_description || poster.alt || ''}>
+          <ContentImage
+            field={poster}
+            decorative
+            priority={isFirst}
+            sizes="(min-width: 64rem) 50vw, 100vw"
+            className="hero-poster"
+          />
+        </ThreeSlot>
       </div>
     </section>
   )

@@ -1,0 +1,211 @@
+'use client'
+
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type KeyboardEvent,
+  type ReactNode,
+} from 'react'
+import { createPortal } from 'react-dom'
+import dynamic from 'next/dynamic'
+import { threeStore, type SceneSpec, type SlotStatus, type ViewCommand } from './store'
+import styles from './three.module.css'
+
+// The one canvas host: three.js, R3F and drei live in this chunk, fetched only by a page that
+// has a 3D slot, and only once that page is idle.
+const CanvasHost = dynamic(() => import('./CanvasHost'), { ssr: false })
+
+/** Words the slot shows; all come from the slice's fields. */
+export type ThreeSlotLabels = {
+  /** The Save-Data button. */
+  load: string
+  /** Shown when the scene or its model fails to load. */
+  error: string
+  /** The progress bar's accessible name (viewer). */
+  loading?: string
+  /** The reset button (viewer). */
+  reset?: string
+  /** How to operate the viewer; also its accessible description. */
+  hint?: string
+}
+
+/** Props for `ThreeSlot`. */
+export type ThreeSlotProps = {
+  /** The scene, or null when the slice has none (no model chosen): the poster alone. */
+  spec: SceneSpec | null
+  /** The scene's text description, read by screen readers and shown when 3D is off. */
+  description: string
+  labels: ThreeSlotLabels
+  /** The poster (the LCP image), rendered on the server. */
+  children?: ReactNode
+}
+
+type Connection = { saveData?: boolean }
+
+/** Runs `callback` once the page has loaded and the main thread is idle. */
+function whenIdle(callback: () => void): () => void {
+  let cancelled = false
+  let idle: number | undefined
+  const go = () => {
+    if (cancelled) return
+    if ('requestIdleCallback' in window)
+      idle = window.requestIdleCallback(callback, { timeout: 4000 })
+    else idle = setTimeout(callback, 500) as unknown as number
+  }
+  if (document.readyState === 'complete') go()
+  else window.addEventListener('load', go, { once: true })
+  return () => {
+    cancelled = true
+    window.removeEventListener('load', go)
+    if (idle !== undefined) {
+      if ('cancelIdleCallback' in window) window.cancelIdleCallback(idle)
+      else clearTimeout(idle)
+    }
+  }
+}
+
+const KEY_COMMANDS: Record<string, ViewCommand> = {
+  ArrowLeft: { type: 'rotate', azimuth: -Math.PI / 12, polar: 0 },
+  ArrowRight: { type: 'rotate', azimuth: Math.PI / 12, polar: 0 },
+  ArrowUp: { type: 'rotate', azimuth: 0, polar: -Math.PI / 18 },
+  ArrowDown: { type: 'rotate', azimuth: 0, polar: Math.PI / 18 },
+  '+': { type: 'zoom', factor: 0.85 },
+  '=': { type: 'zoom', factor: 0.85 },
+  '-': { type: 'zoom', factor: 1 / 0.85 },
+  _: { type: 'zoom', factor: 1 / 0.85 },
+}
+
+/**
+ * A place on the page for a 3D scene: the poster first (the LCP element), cross-faded to the
+ * live scene once the shared canvas has drawn it. It falls back to the poster without WebGL, with
+ * Save-Data (until asked), after context loss and when the model fails to load.
+ */
+export default function ThreeSlot({ spec, description, labels, children }: ThreeSlotProps) {
+  const id = useId()
+  const stageRef = useRef<HTMLDivElement>(null)
+  const [local, setLocal] = useState<SlotStatus>('poster')
+  const [wanted, setWanted] = useState(false)
+  const isViewer = spec?.kind === 'viewer'
+
+  const shared = useSyncExternalStore(
+    threeStore.subscribe,
+    () => threeStore.get(id)?.status,
+    () => undefined,
+  )
+  const progress = useSyncExternalStore(
+    threeStore.subscribe,
+    () => threeStore.get(id)?.progress ?? null,
+    () => null,
+  )
+  const ownsHost = useSyncExternalStore(
+    threeStore.subscribe,
+    () => threeStore.hostWanted() && threeStore.ownerId() === id,
+    () => false,
+  )
+  const status: SlotStatus = shared ?? local
+
+  // Decide once, on the client, whether and when to go live. The server cannot know (WebGL,
+  // Save-Data), so this state is set after hydration, in an effect.
+  useEffect(() => {
+    if (!spec) return
+    if (typeof WebGLRenderingContext === 'undefined') {
+      // eslint-disable-next-line react-hooks/set-state-in-effect -- a client-only fact, see above
+      setLocal('unsupported')
+      return
+    }
+    const connection = (navigator as Navigator & { connection?: Connection }).connection
+    if (connection?.saveData) {
+      setLocal('ask')
+      return
+    }
+    return whenIdle(() => setWanted(true))
+  }, [spec])
+
+  // Register with the host while wanted; the host draws the scene over the stage.
+  useEffect(() => {
+    const element = stageRef.current
+    if (!wanted || !spec || !element) return
+    threeStore.register({
+      id,
+      element,
+      spec,
+      reducedMotion: window.matchMedia('(prefers-reduced-motion: reduce)').matches,
+      visible: false,
+    })
+    const observer = new IntersectionObserver(([entry]) =>
+      threeStore.update(id, { visible: entry.isIntersecting }),
+    )
+    observer.observe(element)
+    return () => {
+      observer.disconnect()
+      threeStore.unregister(id)
+    }
+  }, [wanted, spec, id])
+
+  const send = useCallback((command: ViewCommand) => threeStore.get(id)?.command?.(command), [id])
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const command = KEY_COMMANDS[event.key]
+    if (!command || status !== 'live') return
+    event.preventDefault()
+    send(command)
+  }
+
+  const hintId = `${id}-hint`
+  const live = status === 'live'
+  const background = spec?.kind === 'model' && live ? (spec.background ?? undefined) : undefined
+
+  return (
+    <div className={styles.slot} data-3d-state={status} data-3d-kind={spec?.kind ?? 'none'}>
+      <div
+        ref={stageRef}
+        className={styles.stage}
+        style={{ background }}
+        role={description ? 'img' : undefined}
+        aria-label={description || undefined}
+        aria-describedby={isViewer && labels.hint ? hintId : undefined}
+        tabIndex={isViewer && live ? 0 : undefined}
+        onKeyDown={isViewer ? onKeyDown : undefined}
+        data-3d-stage=""
+      >
+        <div className={styles.poster}>{children}</div>
+      </div>
+      {status === 'loading' && isViewer && (
+        <progress
+          className={styles.progress}
+          aria-label={labels.loading}
+          max={1}
+          value={progress ?? undefined}
+        />
+      )}
+      {status === 'ask' && labels.load && (
+        <button type="button" className={styles.button} onClick={() => setWanted(true)}>
+          {labels.load}
+        </button>
+      )}
+      {status === 'error' && labels.error && (
+        <p className={styles.message} role="status">
+          {labels.error}
+        </p>
+      )}
+      {(status === 'unsupported' || status === 'error') && description && (
+        <p className={styles.description}>{description}</p>
+      )}
+      {isViewer && live && labels.reset && (
+        <button type="button" className={styles.button} onClick={() => send({ type: 'reset' })}>
+          {labels.reset}
+        </button>
+      )}
+      {isViewer && labels.hint && (
+        <p id={hintId} className={live ? styles.hint : styles.hidden}>
+          {labels.hint}
+        </p>
+      )}
+      {ownsHost && createPortal(<CanvasHost />, document.body)}
+    </div>
+  )
+}

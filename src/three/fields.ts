@@ -1,0 +1,75 @@
+// Maps a slice's fields to the 3D slot's props. Runs on the server; imports no three.js.
+import { isFilled, type Content } from '@prismicio/client'
+import type { ThreeSlotLabels } from './ThreeSlot'
+import type { SceneSpec } from './store'
+
+type ProceduralSpec = Extract<SceneSpec, { kind: 'procedural' }>
+
+const SHAPES: readonly ProceduralSpec['shape'][] = ['torus-knot', 'icosahedron', 'blob', 'rings']
+const MATERIALS: readonly ProceduralSpec['material'][] = ['glass', 'metal', 'clay']
+const MOTIONS: readonly ProceduralSpec['motion'][] = ['float', 'spin', 'still']
+
+function pick<T extends string>(value: string | null | undefined, options: readonly T[]): T {
+  return options.includes(value as T) ? (value as T) : options[0]
+}
+
+function mediaUrl(field: Content.HeroSliceModelPrimary['model']): string | null {
+  return isFilled.linkToMedia(field) ? field.url : null
+}
+
+/** The props of the hero's 3D slot, for either variation. */
+export function heroSlot(slice: Content.HeroSlice): {
+  spec: SceneSpec | null
+  description: string
+  labels: ThreeSlotLabels
+} {
+  const p = slice.primary
+  const labels = { load: p.load_label ?? '', error: p.error_message ?? '' }
+  const description = p.scene_description ?? ''
+  if (slice.variation === 'model') {
+    const { model, color_background, auto_rotate } = slice.primary
+    const url = mediaUrl(model)
+    return {
+      spec: url
+        ? { kind: 'model', url, background: color_background || null, autoRotate: auto_rotate }
+        : null,
+      description,
+      labels,
+    }
+  }
+  const { shape, color_primary, color_secondary, material, motion, speed } = slice.primary
+  return {
+    spec: {
+      kind: 'procedural',
+      shape: pick(shape, SHAPES),
+      colorPrimary: color_primary || '#3d3adb',
+      colorSecondary: color_secondary || '#ffb86b',
+      material: pick(material, MATERIALS),
+      motion: pick(motion, MOTIONS),
+      speed: Math.min(3, Math.max(0.1, speed ?? 1)),
+    },
+    description,
+    labels,
+  }
+}
+
+/** The props of the model viewer's 3D slot. */
+export function viewerSlot(slice: Content.ModelViewerSlice): {
+  spec: SceneSpec | null
+  description: string
+  labels: ThreeSlotLabels
+} {
+  const p = slice.primary
+  const url = mediaUrl(p.model)
+  return {
+    spec: url ? { kind: 'viewer', url, autoRotate: p.auto_rotate } : null,
+    description: p.description ?? '',
+    labels: {
+      load: p.load_label ?? '',
+      error: p.error_message ?? '',
+      loading: p.loading_label ?? undefined,
+      reset: p.reset_label ?? undefined,
+      hint: p.controls_hint ?? undefined,
+    },
+  }
+}

@@ -1,0 +1,91 @@
+// The seam between the page's slots (small, always loaded) and the canvas host (three.js, loaded
+// later). It holds no three.js code, so importing it costs a page almost nothing. A tiny external
+// store is used rather than React context because the host and the slots live in different
+// React trees (the host is portalled once into <body>).
+
+/** What a scene shows. Built on the server from a slice's fields (see `fields.ts`). */
+export type SceneSpec =
+  | {
+      kind: 'procedural'
+      shape: 'torus-knot' | 'icosahedron' | 'blob' | 'rings'
+      colorPrimary: string
+      colorSecondary: string
+      material: 'glass' | 'metal' | 'clay'
+      motion: 'float' | 'spin' | 'still'
+      speed: number
+    }
+  | { kind: 'model'; url: string; background: string | null; autoRotate: boolean }
+  | { kind: 'viewer'; url: string; autoRotate: boolean }
+
+/** Where a slot is: `poster` until 3D is asked for, then `loading`, `live` once drawn. */
+export type SlotStatus = 'poster' | 'ask' | 'loading' | 'live' | 'error' | 'lost' | 'unsupported'
+
+/** A command the visitor sends to a viewer from the keyboard or the reset button. */
+export type ViewCommand =
+  | { type: 'rotate'; azimuth: number; polar: number }
+  | { type: 'zoom'; factor: number }
+  | { type: 'reset' }
+
+/** One slot registered with the host. */
+export type SlotEntry = {
+  id: string
+  element: HTMLElement
+  spec: SceneSpec
+  reducedMotion: boolean
+  visible: boolean
+  status: SlotStatus
+  /** Fraction of the model downloaded, or null when unknown. */
+  progress: number | null
+  /** Set by the host's viewer; the slot calls it for keyboard and button commands. */
+  command?: (command: ViewCommand) => void
+}
+
+type Listener = () => void
+
+const slots = new Map<string, SlotEntry>()
+const listeners = new Set<Listener>()
+let hostWanted = false
+let version = 0
+
+function emit() {
+  version++
+  for (const listener of listeners) listener()
+}
+
+/** The store's API. Both sides use it; the host subscribes to every change. */
+export const threeStore = {
+  subscribe(listener: Listener): () => void {
+    listeners.add(listener)
+    return () => listeners.delete(listener)
+  },
+  /** A number that changes on every update, for `useSyncExternalStore`. */
+  version: () => version,
+  slots: (): SlotEntry[] => [...slots.values()],
+  get: (id: string): SlotEntry | undefined => slots.get(id),
+  /** True once any slot wants live 3D: the first such slot then mounts the host. */
+  hostWanted: () => hostWanted,
+  /** The slot that renders the host: the first one registered. */
+  ownerId: (): string | undefined => slots.keys().next().value,
+
+  register(entry: Omit<SlotEntry, 'status' | 'progress'>) {
+    slots.set(entry.id, { ...entry, status: 'loading', progress: null })
+    hostWanted = true
+    emit()
+  },
+  unregister(id: string) {
+    if (slots.delete(id)) emit()
+  },
+  update(id: string, patch: Partial<SlotEntry>) {
+    const slot = slots.get(id)
+    if (!slot) return
+    const changed = (Object.keys(patch) as (keyof SlotEntry)[]).some((k) => slot[k] !== patch[k])
+    if (!changed) return
+    Object.assign(slot, patch)
+    emit()
+  },
+  /** Sets every registered slot's status (context lost, WebGL missing). */
+  setAll(status: SlotStatus) {
+    for (const slot of slots.values()) slot.status = status
+    emit()
+  },
+}
