@@ -14,9 +14,11 @@ function simulatorUrl(slices: unknown[]): string {
 
 /**
  * Opens the simulator as Slice Machine does, in a frame: opened directly, it shows only a notice
- * that it must be framed.
+ * that it must be framed. The framing document is on the site's own origin, which the
+ * simulator's `frame-ancestors` allows (as it allows Slice Machine's and Prismic's).
  */
 async function simulate(page: Page, baseURL: string | undefined, slices: unknown[]) {
+  await page.goto('/robots.txt')
   await page.setContent(
     `<iframe title="simulator" src="${baseURL}${simulatorUrl(slices)}" style="width:1200px;height:900px"></iframe>`,
   )
