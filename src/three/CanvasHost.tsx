@@ -124,10 +124,11 @@ function FrameBookkeeping({
       }
       ;(window as unknown as { __facet3d: DebugHook }).__facet3d = debug.current
     }
-    // Views follow their elements; a fixed canvas must redraw when the page scrolls.
+    // Views follow their elements; a fixed canvas must redraw when the page, or any scroll
+    // container holding a stage, scrolls (an element's scroll does not bubble: capture it).
     const onScroll = () => invalidate()
-    window.addEventListener('scroll', onScroll, { passive: true })
-    return () => window.removeEventListener('scroll', onScroll)
+    window.addEventListener('scroll', onScroll, { passive: true, capture: true })
+    return () => window.removeEventListener('scroll', onScroll, { capture: true })
   }, [gl, invalidate])
 
   useFrame(() => gl.info.reset(), -1)

@@ -121,6 +121,32 @@ test.describe('live 3D on the showcase page', () => {
     await context.close()
   })
 
+  test('the viewer shows its reset button and hint below the stage, where a click reaches them', async ({
+    page,
+  }) => {
+    await page.goto('/en-us/showcase')
+    await waitLive(page, VIEWER)
+    const { root } = slot(page, VIEWER)
+    for (const control of [
+      root.getByRole('button', { name: content.viewer.reset_label }),
+      root.getByText(content.viewer.controls_hint),
+    ]) {
+      // Scroll the page (only the page) to the control; then what is at its centre must be it,
+      // not whatever lies under a box that clips it.
+      const reached = await control.evaluate((element) => {
+        const box = element.getBoundingClientRect()
+        window.scrollBy(0, box.top - window.innerHeight / 2)
+        const moved = element.getBoundingClientRect()
+        const hit = document.elementFromPoint(
+          moved.left + moved.width / 2,
+          moved.top + moved.height / 2,
+        )
+        return hit !== null && element.contains(hit)
+      })
+      expect(reached).toBe(true)
+    }
+  })
+
   test('no request leaves the origin, and the page has one WebGL context', async ({
     page,
     baseURL,
