@@ -17,6 +17,8 @@ const dev = process.env.NODE_ENV === 'development'
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
+  // A second build (the foreign-content check) can live beside the main one.
+  distDir: process.env.NEXT_DIST_DIR || '.next',
   reactStrictMode: true,
   // The site's CSS is small (one global sheet): inlined, it no longer blocks the first paint.
   experimental: { inlineCss: true },

@@ -82,6 +82,29 @@ if (!buildOk) {
   }
 }
 
+// The site built against a content folder no test has seen, served by the standalone content API.
+{
+  const foreignJson = path.join(results, 'playwright-foreign.json')
+  const ok = run(
+    'foreign content (playwright)',
+    bin('playwright'),
+    ['test', '-c', 'playwright.foreign.config.ts'],
+    {
+      PLAYWRIGHT_JSON: foreignJson,
+    },
+  )
+  if (existsSync(foreignJson)) {
+    const { stats } = JSON.parse(readFileSync(foreignJson, 'utf8'))
+    const failed = stats.unexpected + stats.flaky + (ok || stats.unexpected ? 0 : 1)
+    totals.passed += stats.expected
+    totals.failed += failed
+    lines.push(`foreign content: ${stats.expected} passed, ${failed} failed`)
+  } else {
+    totals.failed += 1
+    lines.push('foreign content: FAILED (no report)')
+  }
+}
+
 console.log(`\n── summary ──\n${lines.join('\n')}`)
 console.log(`tests: ${totals.passed} passed, ${totals.failed} failed`)
 process.exit(totals.failed === 0 ? 0 : 1)

@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs'
+import { expect, test } from '@playwright/test'
+
+type Doc = { type: string; key: string; lang: string; uid?: string; data: Record<string, unknown> }
+const manifest: { seed: number; masterLang: string; documents: Doc[] } = JSON.parse(
+  readFileSync('.data/foreign/manifest.json', 'utf8'),
+)
+
+/** Where the site's route resolver puts each routable type. */
+function url(doc: Doc): string | undefined {
+  if (doc.type === 'page') return doc.uid === 'home' ? `/${doc.lang}` : `/${doc.lang}/${doc.uid}`
+  if (doc.type === 'project') return `/${doc.lang}/work/${doc.uid}`
+  if (doc.type === 'post') return `/${doc.lang}/journal/${doc.uid}`
+  if (doc.type === 'work_index') return `/${doc.lang}/work`
+  if (doc.type === 'journal_index') return `/${doc.lang}/journal`
+  return undefined
+}
+
+const routable = manifest.documents.filter((doc) => url(doc))
+
+test(`a content folder no test has seen (seed ${manifest.seed}) renders as a whole site`, async ({
+  page,
+}) => {
+  test.setTimeout(180_000)
+  expect(routable.length).toBeGreaterThan(4)
+  const errors: string[] = []
+  page.on('pageerror', (error) => errors.push(error.message))
+  for (const doc of routable) {
+    const path = url(doc)!
+    const response = await page.goto(path)
+    expect(response?.status(), path).toBe(200)
+    const title = String(doc.data.title ?? '')
+    await expect(page.locator('h1').first(), path).toHaveText(title.trim())
+  }
+  expect(errors).toEqual([])
+})
+
+test('the foreign site answers / with its own master language', async ({ page }) => {
+  await page.goto('/')
+  await expect(page).toHaveURL(new RegExp(`/${manifest.masterLang}$`))
+})

@@ -1,0 +1,108 @@
+// Serves the site built against a content folder no test has seen: a random folder generated
+// from the project's models (fresh seed each run), served by the standalone content API and
+// named in PRISMIC_REPOSITORY, as a developer pointing a fork at their own content would.
+// Run by playwright.foreign.config.ts as its web server; writes the folder's manifest for the
+// spec to check every routable document against.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { generateFromModels } from '../fixtures/random-content'
+
+const sitePort = Number(process.env.FOREIGN_PORT || 3227)
+const apiPort = sitePort + 1
+const seed = Number(process.env.FOREIGN_SEED || Math.floor(Math.random() * 2 ** 31))
+const dir = mkdtempSync(path.join(tmpdir(), 'facet-foreign-'))
+const { documents, masterLang } = generateFromModels(process.cwd(), dir, seed)
+
+// A site needs a home page: the first `page` of the folder becomes `home` in every language.
+const homeKey = documents.find((d) => d.type === 'page')?.key
+for (const doc of documents) {
+  if (doc.type !== 'page' || doc.key !== homeKey) continue
+  const file = path.join(dir, 'documents', 'page', doc.key, `${doc.lang}.json`)
+  const json = JSON.parse(readFileSync(file, 'utf8'))
+  json.uid = 'home'
+  doc.uid = 'home'
+  writeFileSync(file, JSON.stringify(json, null, 2))
+}
+
+mkdirSync('.data/foreign', { recursive: true })
+writeFileSync(
+  '.data/foreign/manifest.json',
+  JSON.stringify({ seed, dir, masterLang, documents }, null, 2),
+)
+console.log(`foreign content: seed ${seed}, ${documents.length} documents in ${dir}`)
+
+const children: ChildProcess[] = []
+const stop = () => {
+  for (const child of children) {
+    try {
+      process.kill(-child.pid!, 'SIGTERM')
+    } catch {
+      /* gone */
+    }
+  }
+}
+process.on('exit', stop)
+process.on('SIGTERM', () => process.exit(0))
+process.on('SIGINT', () => process.exit(0))
+
+const start = (command: string, args: string[], env: NodeJS.ProcessEnv) => {
+  const child = spawn(command, args, { env, stdio: 'inherit', detached: true })
+  children.push(child)
+  return child
+}
+
+const base = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' }
+start(
+  process.execPath,
+  [
+    '--import',
+    'tsx',
+    'services/content-api/cli.ts',
+    '--port',
+    String(apiPort),
+    '--content',
+    dir,
+    '--models',
+    '.',
+  ],
+  {
+    ...base,
+    NODE_ENV: 'production',
+  },
+)
+
+const siteEnv = {
+  ...base,
+  PRISMIC_REPOSITORY: `http://127.0.0.1:${apiPort}/api/v2`,
+  SITE_URL: `http://127.0.0.1:${sitePort}`,
+  NEXT_DIST_DIR: '.next-foreign',
+  OUTBOX_DIR: '.data/foreign-outbox',
+}
+async function main() {
+  // The content API must answer before the build asks it for content.
+  for (let i = 0; i < 120; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${apiPort}/api/v2`)).ok) break
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 250))
+  }
+  const build = spawnSync(process.execPath, ['node_modules/next/dist/bin/next', 'build'], {
+    env: siteEnv,
+    stdio: 'inherit',
+  })
+  if (build.status !== 0) {
+    console.error('The site did not build against the foreign content folder.')
+    process.exit(1)
+  }
+  start(
+    process.execPath,
+    ['node_modules/next/dist/bin/next', 'start', '-p', String(sitePort), '-H', '127.0.0.1'],
+    siteEnv,
+  )
+}
+
+void main()
