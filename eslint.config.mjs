@@ -20,5 +20,5 @@ export default defineConfig([
       ],
     },
   },
-  globalIgnores(['.next/**', 'node_modules/**', '.data/**', 'test-results/**', 'next-env.d.ts']),
+  globalIgnores(['.next/**', '.next-foreign/**', 'node_modules/**', '.data/**', 'test-results/**', 'next-env.d.ts']),
 ])
