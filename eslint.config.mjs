@@ -20,5 +20,12 @@ export default defineConfig([
       ],
     },
   },
-  globalIgnores(['.next/**', '.next-foreign/**', 'node_modules/**', '.data/**', 'test-results/**', 'next-env.d.ts']),
+  globalIgnores([
+    '.next/**',
+    '.next-foreign/**',
+    'node_modules/**',
+    '.data/**',
+    'test-results/**',
+    'next-env.d.ts',
+  ]),
 ])
