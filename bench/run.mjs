@@ -99,6 +99,19 @@ async function firstLink(pagePath, prefix) {
   }
 }
 
+/** The first project page whose model viewer has a model (a live viewer), else the first one. */
+async function firstProjectWithViewer() {
+  const html = await (await fetch(`${ORIGIN}/en-us/work`)).text().catch(() => '')
+  const links = [
+    ...new Set([...html.matchAll(/href="(\/en-us\/work\/[^"#?]+)"/g)].map((m) => m[1])),
+  ]
+  for (const link of links) {
+    const page = await (await fetch(`${ORIGIN}${link}`)).text().catch(() => '')
+    if (page.includes('data-3d-kind="viewer"')) return link
+  }
+  return links[0] ?? null
+}
+
 const median = (list) => {
   const sorted = [...list].sort((a, b) => a - b)
   return sorted[Math.floor(sorted.length / 2)]
@@ -203,7 +216,13 @@ await waitFor(`${ORIGIN}/en-us`)
 
 const pages = [
   { name: 'home', path: '/en-us' },
-  { name: 'project', path: await firstLink('/en-us/work', '/en-us/work/') },
+  // A project page with a live model viewer if the content has one, else the first project.
+  { name: 'project', path: await firstProjectWithViewer() },
+  // Every 3D variation on one page: both heroes (procedural, GLB) and the model viewer.
+  {
+    name: '3D showcase',
+    path: (await fetch(`${ORIGIN}/en-us/showcase`)).ok ? '/en-us/showcase' : null,
+  },
   { name: 'post', path: await firstLink('/en-us/journal', '/en-us/journal/') },
   { name: 'contact', path: (await fetch(`${ORIGIN}/en-us/contact`)).ok ? '/en-us/contact' : null },
 ]
@@ -296,7 +315,7 @@ ${lighthouseResults
 
 ## Bundles (gzipped, initial scripts of each prerendered page)
 
-Framework floor (the not-found page): ${kb(bundles.floorGzip)}. 3D chunk(s), loaded only after idle on pages with 3D: ${kb(bundles.threeGzip)}.
+Framework floor (the not-found page): ${kb(bundles.floorGzip)}. 3D chunk(s), loaded on pages with 3D only after the visitor engages or the page has been quiet for 5 s: ${kb(bundles.threeGzip)}.
 
 | route | own JS | total JS | 3D up front | budget (own ≤ ${kb(BUDGET.ownJsGzip)}) |
 |---|---|---|---|---|
