@@ -133,7 +133,14 @@ async function runLighthouse(url, formFactor) {
         (item) => item.resourceType === 'script',
       )
       results.push({
-        performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+        // null, not 0, when Lighthouse could not compute a metric (it then has no score).
+        performance:
+          lhr.categories.performance?.score == null
+            ? null
+            : Math.round(lhr.categories.performance.score * 100),
+        metricErrors: Object.values(lhr.audits)
+          .filter((a) => a.scoreDisplayMode === 'error')
+          .map((a) => `${a.id}: ${a.errorMessage}`),
         accessibility: Math.round((lhr.categories.accessibility?.score ?? 0) * 100),
         bestPractices: Math.round((lhr.categories['best-practices']?.score ?? 0) * 100),
         seo: Math.round((lhr.categories.seo?.score ?? 0) * 100),
@@ -163,8 +170,14 @@ async function runLighthouse(url, formFactor) {
     'totalBytes',
     'jsBytes',
   ]
-  const out = Object.fromEntries(keys.map((k) => [k, median(results.map((r) => r[k]))]))
+  const out = Object.fromEntries(
+    keys.map((k) => [
+      k,
+      median(results.map((r) => r[k]).filter((v) => v !== null && !Number.isNaN(v))) ?? null,
+    ]),
+  )
   out.failing = [...new Set(results.flatMap((r) => r.failing))]
+  out.metricErrors = [...new Set(results.flatMap((r) => r.metricErrors))]
   out.runs = results.length
   return out
 }
@@ -311,6 +324,10 @@ ${lhRows.join('\n') || '| (skipped) |'}
 ${lighthouseResults
   .filter((r) => r.failing?.length)
   .map((r) => `- ${r.page} ${r.formFactor}: failing audits: ${r.failing.join(', ')}`)
+  .join('\n')}
+${lighthouseResults
+  .filter((r) => r.metricErrors?.length)
+  .map((r) => `- ${r.page} ${r.formFactor}: metric errors: ${r.metricErrors.join('; ')}`)
   .join('\n')}
 ${lighthouseResults
   .filter((r) => r.note)

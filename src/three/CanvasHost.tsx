@@ -125,17 +125,9 @@ function FrameBookkeeping({
       ;(window as unknown as { __facet3d: DebugHook }).__facet3d = debug.current
     }
     // Views follow their elements; a fixed canvas must redraw when the page scrolls.
-    // So must it when the layout moves the stages without a scroll: content changes height, or
-    // focus, a click or a transition moves things. One frame each, on demand.
     const onScroll = () => invalidate()
-    const events = ['scroll', 'focusin', 'focusout', 'click', 'transitionend', 'animationend']
-    for (const type of events) window.addEventListener(type, onScroll, { passive: true })
-    const layout = new ResizeObserver(() => invalidate())
-    layout.observe(document.body)
-    return () => {
-      for (const type of events) window.removeEventListener(type, onScroll)
-      layout.disconnect()
-    }
+    window.addEventListener('scroll', onScroll, { passive: true })
+    return () => window.removeEventListener('scroll', onScroll)
   }, [gl, invalidate])
 
   useFrame(() => gl.info.reset(), -1)
