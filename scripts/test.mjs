@@ -1,6 +1,7 @@
 // `npm test`: format, lint, types, content check, units and conformance (Vitest), then the
-// production build and end-to-end tests (Playwright, real Chromium). Every stage runs even when
-// an earlier one fails, and the last line sums them all: `tests: N passed, N failed`.
+// production build, the bundle budgets (scripts/check-bundles.mjs) and end-to-end tests
+// (Playwright, real Chromium). Every stage runs even when an earlier one fails, and the last line
+// sums them all: `tests: N passed, N failed`.
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
@@ -64,6 +65,8 @@ if (!buildOk) {
   totals.failed += 1
   lines.push('build: FAILED (end-to-end tests not run)')
 } else {
+  // Byte sizes are stable, so the bundle budgets are a test (times are only benchmarked).
+  check('bundles', process.execPath, ['scripts/check-bundles.mjs'])
   const playwrightJson = path.join(results, 'playwright.json')
   const e2eOk = run('end to end (playwright)', bin('playwright'), ['test'], {
     PLAYWRIGHT_JSON: playwrightJson,

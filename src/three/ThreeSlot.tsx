@@ -14,9 +14,10 @@ import { createPortal } from 'react-dom'
 import dynamic from 'next/dynamic'
 import { threeStore, type SceneSpec, type SlotStatus, type ViewCommand } from './store'
 import styles from './three.module.css'
+import { whenEngagedOrQuiet } from './when-to-load'
 
 // The one canvas host: three.js, R3F and drei live in this chunk, fetched only by a page that
-// has a 3D slot, and only once that page is idle.
+// has a 3D slot, and only once the visitor engages or the page has been quiet (when-to-load.ts).
 const CanvasHost = dynamic(() => import('./CanvasHost'), { ssr: false })
 
 /** Words the slot shows; all come from the slice's fields. */
@@ -45,28 +46,6 @@ export type ThreeSlotProps = {
 }
 
 type Connection = { saveData?: boolean }
-
-/** Runs `callback` once the page has loaded and the main thread is idle. */
-function whenIdle(callback: () => void): () => void {
-  let cancelled = false
-  let idle: number | undefined
-  const go = () => {
-    if (cancelled) return
-    if ('requestIdleCallback' in window)
-      idle = window.requestIdleCallback(callback, { timeout: 4000 })
-    else idle = setTimeout(callback, 500) as unknown as number
-  }
-  if (document.readyState === 'complete') go()
-  else window.addEventListener('load', go, { once: true })
-  return () => {
-    cancelled = true
-    window.removeEventListener('load', go)
-    if (idle !== undefined) {
-      if ('cancelIdleCallback' in window) window.cancelIdleCallback(idle)
-      else clearTimeout(idle)
-    }
-  }
-}
 
 const KEY_COMMANDS: Record<string, ViewCommand> = {
   ArrowLeft: { type: 'rotate', azimuth: -Math.PI / 12, polar: 0 },
@@ -122,7 +101,7 @@ export default function ThreeSlot({ spec, description, labels, children }: Three
       setLocal('ask')
       return
     }
-    return whenIdle(() => setWanted(true))
+    return whenEngagedOrQuiet(() => setWanted(true))
   }, [spec])
 
   // Register with the host while wanted; the host draws the scene over the stage.

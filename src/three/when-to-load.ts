@@ -1,0 +1,56 @@
+// When the 3D chunk (three.js, R3F, drei: about 270 KB gzipped, and a few hundred milliseconds of
+// parsing and first frames on a phone) may load: as soon as the visitor engages with the page, or
+// once the page has been interactive and quiet for a while. Never during the page's own start-up,
+// which is what the visitor (and Lighthouse's Total Blocking Time) feels.
+
+/** What counts as engaging: the visitor moves, touches, scrolls or types. */
+const ENGAGEMENT = ['pointermove', 'pointerdown', 'touchstart', 'wheel', 'scroll', 'keydown']
+
+/**
+ * How long the main thread must have been free of long tasks after `load`: the quiet window of
+ * the Time to Interactive metric. After it the page is interactive by that definition, so the
+ * 3D's own work no longer delays the visitor's first interactions.
+ */
+export const QUIET_MS = 5000
+
+/**
+ * Calls `callback` once: at the visitor's first engagement, or after `load` followed by
+ * `QUIET_MS` without a long task. Returns a function that cancels the wait.
+ */
+export function whenEngagedOrQuiet(callback: () => void): () => void {
+  let done = false
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let observer: PerformanceObserver | undefined
+  const options: AddEventListenerOptions = { passive: true, capture: true }
+
+  const cancel = () => {
+    done = true
+    clearTimeout(timer)
+    observer?.disconnect()
+    window.removeEventListener('load', onLoad)
+    for (const type of ENGAGEMENT) window.removeEventListener(type, fire, options)
+  }
+  const fire = () => {
+    if (done) return
+    cancel()
+    callback()
+  }
+  // Every long task restarts the quiet window.
+  const arm = () => {
+    clearTimeout(timer)
+    timer = setTimeout(fire, QUIET_MS)
+  }
+  function onLoad() {
+    if (done) return
+    arm()
+    if (PerformanceObserver.supportedEntryTypes?.includes('longtask')) {
+      observer = new PerformanceObserver(arm)
+      observer.observe({ type: 'longtask' })
+    }
+  }
+
+  for (const type of ENGAGEMENT) window.addEventListener(type, fire, options)
+  if (document.readyState === 'complete') onLoad()
+  else window.addEventListener('load', onLoad, { once: true })
+  return cancel
+}
