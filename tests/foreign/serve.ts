@@ -37,7 +37,7 @@ const children: ChildProcess[] = []
 const stop = () => {
   for (const child of children) {
     try {
-      process.kill(-child.pid!, 'SIGTERM')
+      child.kill('SIGTERM')
     } catch {
       /* gone */
     }
@@ -48,7 +48,8 @@ process.on('SIGTERM', () => process.exit(0))
 process.on('SIGINT', () => process.exit(0))
 
 const start = (command: string, args: string[], env: NodeJS.ProcessEnv) => {
-  const child = spawn(command, args, { env, stdio: 'inherit', detached: true })
+  // Children stay in this process's group, so that stopping the group stops them too.
+  const child = spawn(command, args, { env, stdio: 'inherit' })
   children.push(child)
   return child
 }
