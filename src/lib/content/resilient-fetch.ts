@@ -1,3 +1,4 @@
+import { normalizeContent } from '@/lib/content/normalize'
 import { sanitizeContent } from '@/lib/content/sanitize'
 
 /** The `fetch` the Prismic client takes. */
@@ -103,7 +104,8 @@ async function apiMessage(response: Response): Promise<string> {
  * - 404 and 410 go back to the client unchanged: it turns 404 into a not-found page and
  *   recovers an unknown (404 `api_notfound_error`) or expired (410) ref through the master ref;
  * - successful JSON answers pass through `sanitizeContent` (dangerous links and embed HTML
- *   neutralised) before the client, and so any page, sees them.
+ *   neutralised) and `normalizeContent` (every field in its model's shape) before the client,
+ *   and so any page, sees them.
  */
 export function resilientFetch(inner: FetchLike, options: ResilientFetchOptions = {}): FetchLike {
   const { timeoutMs, retries, maxDelayMs, baseDelayMs } = { ...CONTENT_FETCH_DEFAULTS, ...options }
@@ -182,7 +184,7 @@ async function sanitized(response: Response): Promise<Response> {
   const headers = new Headers(response.headers)
   headers.delete('content-length')
   headers.delete('content-encoding')
-  return new Response(JSON.stringify(sanitizeContent(body)), {
+  return new Response(JSON.stringify(normalizeContent(sanitizeContent(body))), {
     status: response.status,
     statusText: response.statusText,
     headers,
