@@ -82,17 +82,16 @@ describe('hostile CMS content', () => {
   it('ContentLink drops a dangerous link even when content skipped the client', () => {
     for (const url of HOSTILE_URLS) {
       const html = renderToString(
-        createElement(ContentLink, { field: { link_type: 'Web', url } as never, children: 'go' }),
+        <ContentLink field={{ link_type: 'Web', url } as never}>go</ContentLink>,
       )
       expect(html).toBe('<span>go</span>')
       expect(dangerousMarkup(html)).toEqual([])
     }
     expect(
       renderToString(
-        createElement(ContentLink, {
-          field: { link_type: 'Web', url: 'https://example.com' } as never,
-          children: 'go',
-        }),
+        <ContentLink field={{ link_type: 'Web', url: 'https://example.com' } as never}>
+          go
+        </ContentLink>,
       ),
     ).toContain('href="https://example.com"')
   })
