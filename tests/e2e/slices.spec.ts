@@ -17,6 +17,8 @@ function simulatorUrl(slices: unknown[]): string {
  * that it must be framed.
  */
 async function simulate(page: Page, baseURL: string | undefined, slices: unknown[]) {
+  // The frame's parent must be an allowed ancestor (frame-ancestors): this site itself.
+  await page.goto('/robots.txt')
   await page.setContent(
     `<iframe title="simulator" src="${baseURL}${simulatorUrl(slices)}" style="width:1200px;height:900px"></iframe>`,
   )
