@@ -96,6 +96,11 @@ describe('hostile CMS content', () => {
     ).toContain('href="https://example.com"')
   })
 
+  it('keeps a document link whose URL no route has resolved yet (null)', () => {
+    const link = { link_type: 'Document', id: 'X', type: 'page', uid: 'about', url: null }
+    expect(sanitizeContent({ link })).toEqual({ link })
+  })
+
   it('keeps safe links and text as they were', () => {
     const mocks = sliceMocks()
     expect(sanitizeContent(mocks)).toEqual(mocks)

@@ -110,7 +110,8 @@ function walk(value: Json, report: { neutralised: number }): Json {
   }
   if (!isObject(value)) return value
   // A link field (or a rich-text hyperlink's data, or an image's linkTo).
-  if (typeof value.link_type === 'string' && 'url' in value && !safeHref(value.url)) {
+  // (A document link's `url` is null until a route resolves it: that is not a dangerous URL.)
+  if (typeof value.link_type === 'string' && value.url != null && !safeHref(value.url)) {
     report.neutralised++
     return { ...EMPTY_LINK }
   }
