@@ -2,6 +2,7 @@ import * as prismic from '@prismicio/client'
 import type { Content } from '@prismicio/client'
 import { getConfig } from '@/lib/config'
 import { CONTENT_CACHE_TAG, EMBEDDED_BASE_PATH, cachedEmbeddedFetch } from '@/lib/content/embedded'
+import { resilientFetch } from '@/lib/content/resilient-fetch'
 
 export { CONTENT_CACHE_TAG }
 
@@ -40,7 +41,9 @@ export function repositoryName(endpoint: string): string {
 /**
  * The one configured Prismic client. In local mode it answers in-process from the embedded
  * content API; in hosted mode it reaches Prismic (or the URL in `PRISMIC_REPOSITORY`), with
- * previews enabled. Both ways, every answer is cached under `CONTENT_CACHE_TAG`.
+ * previews enabled. Both ways, every answer is cached under `CONTENT_CACHE_TAG`, and every call
+ * goes through `resilientFetch`: a timeout, a capped retry, errors that name the request, and
+ * untrusted links and embed HTML neutralised before any page sees them.
  */
 export function createClient(
   config: prismic.ClientConfig = {},
@@ -52,8 +55,12 @@ export function createClient(
     routes,
     accessToken: settings.content.accessToken,
     ...(settings.content.mode === 'local'
-      ? { fetch: cachedEmbeddedFetch }
-      : { fetchOptions: { cache: 'force-cache', next: { tags: [CONTENT_CACHE_TAG] } } }),
+      ? { fetch: resilientFetch(cachedEmbeddedFetch) }
+      : {
+          // Read at call time: Next patches the global fetch (its data cache reads `next.tags`).
+          fetch: resilientFetch((input, init) => globalThis.fetch(input, init)),
+          fetchOptions: { cache: 'force-cache', next: { tags: [CONTENT_CACHE_TAG] } },
+        }),
     ...config,
   })
   if (settings.content.mode === 'hosted') client.queryContentFromRef(previewRef)

@@ -1,11 +1,14 @@
 import type { ReactNode } from 'react'
 import { asLinkAttrs, type LinkField, type PrismicDocument } from '@prismicio/client'
+import { safeHref } from '@/lib/content/sanitize'
 
 /**
  * A link from the CMS (a link field or a document), as a plain `<a>`: server-rendered, with no
  * client JavaScript (next/link's router would cost every page its bundle). External links that
  * open a new tab get `rel="noreferrer"` from `asLinkAttrs`. A link that goes nowhere (empty or
- * broken) renders its text alone.
+ * broken) renders its text alone, and so does one whose URL scheme is not http(s), mailto, tel
+ * or relative (`javascript:`, `data:`, `vbscript:`…, however obfuscated): CMS content is
+ * untrusted, and this check holds even for content that did not come through the client.
  */
 export function ContentLink({
   field,
@@ -21,10 +24,11 @@ export function ContentLink({
   children: ReactNode
 }) {
   const attrs = asLinkAttrs(document ?? field)
-  if (!attrs.href) return <span className={className}>{children}</span>
+  const href = safeHref(attrs.href)
+  if (!href) return <span className={className}>{children}</span>
   return (
     <a
-      href={attrs.href}
+      href={href}
       target={attrs.target}
       rel={[attrs.rel, rel].filter(Boolean).join(' ') || undefined}
       className={className}

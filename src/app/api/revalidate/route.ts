@@ -1,16 +1,20 @@
 import { revalidateTag } from 'next/cache'
 import { getConfig } from '@/lib/config'
+import { crossSiteRefusal, isCrossSite } from '@/lib/content/request-origin'
 import { verifyWebhook, WebhookError } from '@/lib/content/webhook'
 import { CONTENT_CACHE_TAG } from '@/prismicio'
 
 /**
  * Prismic's publish webhook: once the body's `secret` matches `PRISMIC_WEBHOOK_SECRET`
  * (compared in constant time), every cached content fetch, and so every page built from one,
- * is purged; the next visit renders fresh content.
+ * is purged; the next visit renders fresh content. A request a browser sends from another site
+ * (its `Origin` or `Sec-Fetch-Site` says so) is refused (403) before the body is read.
  */
 export async function POST(request: Request): Promise<Response> {
+  const config = getConfig()
+  if (isCrossSite(request, config.siteUrl)) return crossSiteRefusal()
   try {
-    await verifyWebhook(request, getConfig().webhookSecret)
+    await verifyWebhook(request, config.webhookSecret)
   } catch (error) {
     if (error instanceof WebhookError)
       return Response.json({ error: error.message }, { status: error.status })

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest'
+import { isCrossSite, isPreviewToken } from '@/lib/content/request-origin'
+
+const SITE = 'https://facet.example'
+const post = (headers: Record<string, string>) =>
+  new Request(`${SITE}/api/revalidate`, { method: 'POST', headers, body: '{}' })
+
+describe('isCrossSite', () => {
+  it('refuses a browser request from another site', () => {
+    expect(isCrossSite(post({ origin: 'https://evil.example' }), SITE)).toBe(true)
+    expect(isCrossSite(post({ origin: 'null' }), SITE)).toBe(true)
+    expect(isCrossSite(post({ origin: 'http://facet.example' }), SITE)).toBe(true)
+    expect(isCrossSite(post({ origin: 'https://facet.example.evil.example' }), SITE)).toBe(true)
+    expect(isCrossSite(post({ 'sec-fetch-site': 'cross-site' }), SITE)).toBe(true)
+    expect(isCrossSite(post({ 'sec-fetch-site': 'same-site' }), SITE)).toBe(true)
+    expect(isCrossSite(post({ origin: 'not a url' }), SITE)).toBe(true)
+  })
+
+  it('lets same-origin and server-to-server requests through', () => {
+    expect(isCrossSite(post({ origin: SITE }), SITE)).toBe(false)
+    expect(isCrossSite(post({ 'sec-fetch-site': 'same-origin', origin: SITE }), SITE)).toBe(false)
+    expect(isCrossSite(post({}), SITE)).toBe(false)
+    // The request's own origin (a site reached by another name, e.g. 127.0.0.1) counts as same.
+    const local = new Request('http://127.0.0.1:3000/api/revalidate', {
+      method: 'POST',
+      headers: { origin: 'http://127.0.0.1:3000' },
+    })
+    expect(isCrossSite(local, SITE)).toBe(false)
+  })
+})
+
+describe('isPreviewToken', () => {
+  const endpoint = 'https://my-studio.cdn.prismic.io/api/v2'
+  it("accepts only a previews URL on the repository's host", () => {
+    expect(
+      isPreviewToken('https://my-studio.prismic.io/previews/abc?websitePreviewId=x', endpoint),
+    ).toBe(true)
+    expect(isPreviewToken('https://evil.example/previews/abc', endpoint)).toBe(false)
+    expect(isPreviewToken('https://other.prismic.io/previews/abc', endpoint)).toBe(false)
+    expect(isPreviewToken('https://my-studio.prismic.io/api/v2', endpoint)).toBe(false)
+    expect(isPreviewToken('javascript:alert(1)', endpoint)).toBe(false)
+    expect(isPreviewToken('token', endpoint)).toBe(false)
+    expect(isPreviewToken('', endpoint)).toBe(false)
+    expect(isPreviewToken(null, endpoint)).toBe(false)
+  })
+})
