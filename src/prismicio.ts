@@ -58,13 +58,26 @@ export function createClient(
       ? { fetch: resilientFetch(cachedEmbeddedFetch) }
       : {
           // Read at call time: Next patches the global fetch (its data cache reads `next.tags`).
-          fetch: resilientFetch((input, init) => globalThis.fetch(input, init)),
+          fetch: resilientFetch((input, init) => globalThis.fetch(perBuild(input), init)),
           fetchOptions: { cache: 'force-cache', next: { tags: [CONTENT_CACHE_TAG] } },
         }),
     ...config,
   })
   if (settings.content.mode === 'hosted') client.queryContentFromRef(previewRef)
   return client
+}
+
+/**
+ * The repository endpoint names the current master ref, and Next's data cache outlives a build
+ * (`.next/cache`): cached as it is, a new build would keep asking for the old ref's content. So
+ * its cache key carries the build's identity; every query names its ref and may be cached as
+ * it is. Between builds, the webhook purges the tag.
+ */
+function perBuild(input: string): string {
+  const url = new URL(input)
+  if (!/\/api\/v2\/?$/.test(url.pathname)) return input
+  url.searchParams.set('facet_build', process.env.FACET_BUILD_ID ?? 'dev')
+  return url.toString()
 }
 
 /**
