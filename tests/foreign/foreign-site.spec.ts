@@ -35,8 +35,10 @@ test('a content folder no test has seen renders as a whole site', async ({ page 
     // The seed reproduces the folder: FOREIGN_SEED=<seed> npx playwright test -c playwright.foreign.config.ts
     const response = await page.goto(path)
     expect(response?.status(), path).toBe(200)
-    const title = String(doc.data.title ?? '')
-    await expect(page.locator('h1').first(), path).toHaveText(title.trim())
+    const title = String(doc.data.title ?? '').trim()
+    await expect(page.locator('main'), path).toBeVisible()
+    // The generator leaves some fields empty, as editors do; a filled title is the page's h1.
+    if (title) await expect(page.locator('h1').first(), path).toHaveText(title)
   }
   expect(errors).toEqual([])
 })
