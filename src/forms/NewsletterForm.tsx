@@ -1,15 +1,13 @@
 'use client'
 
-import { useEffect, useId, useRef } from 'react'
-import { useForm } from 'react-hook-form'
+import { useId, useRef } from 'react'
 import type { PublicMailOptions } from '@/lib/mail/options'
 import { Field } from './Field'
 import { FormStatus } from './FormStatus'
 import { fieldErrorText, type FormMessages } from './messages'
 import type { NewsletterFields } from './schemas'
 import { LIMITS } from './limits'
-import { lazyZodResolver } from './resolver'
-import { useMailDelivery } from './useMailDelivery'
+import { useMailForm } from './useMailForm'
 import styles from './forms.module.css'
 
 const EMPTY: NewsletterFields = { email: '' }
@@ -33,30 +31,13 @@ export default function NewsletterForm({
   const {
     register,
     handleSubmit,
-    reset,
-    subscribe,
     getValues,
     formState: { errors },
-  } = useForm<NewsletterFields>({
-    resolver: lazyZodResolver<NewsletterFields>('newsletterFields'),
-    mode: 'onTouched',
-    defaultValues: EMPTY,
-  })
-  const { status, ready, submit, saveDraft, preload } = useMailDelivery({
-    form: 'newsletter',
-    lang,
-    options,
-    restore: (fields) => reset({ ...EMPTY, ...fields }),
-  })
-
-  useEffect(
-    () =>
-      subscribe({
-        formState: { values: true },
-        callback: ({ values }) => saveDraft(values as Record<string, string>),
-      }),
-    [subscribe, saveDraft],
-  )
+    status,
+    ready,
+    submit,
+    preload,
+  } = useMailForm<NewsletterFields>({ form: 'newsletter', empty: EMPTY, lang, options })
 
   return (
     <form

@@ -1,0 +1,49 @@
+'use client'
+
+import { useEffect } from 'react'
+import { useForm, type DefaultValues } from 'react-hook-form'
+import type { PublicMailOptions } from '@/lib/mail/options'
+import type { FormKind } from './schemas'
+import { lazyZodResolver } from './resolver'
+import { useMailDelivery } from './useMailDelivery'
+
+/**
+ * What both forms share: react-hook-form validated by the form's zod schema (loaded on first
+ * use), delivery through the outbox, and the draft saved on every change and restored on return.
+ */
+export function useMailForm<T extends Record<string, string>>({
+  form,
+  empty,
+  lang,
+  options,
+}: {
+  form: FormKind
+  empty: T
+  lang: string
+  options: PublicMailOptions
+}) {
+  const methods = useForm<T>({
+    resolver: lazyZodResolver<T>(form === 'contact' ? 'contactFields' : 'newsletterFields'),
+    mode: 'onTouched',
+    defaultValues: empty as DefaultValues<T>,
+  })
+  const { reset, subscribe } = methods
+  const delivery = useMailDelivery({
+    form,
+    lang,
+    options,
+    restore: (fields) => reset({ ...empty, ...fields }),
+  })
+  const { saveDraft } = delivery
+
+  useEffect(
+    () =>
+      subscribe({
+        formState: { values: true },
+        callback: ({ values }) => saveDraft(values as Record<string, string>),
+      }),
+    [subscribe, saveDraft],
+  )
+
+  return { ...methods, ...delivery }
+}
