@@ -47,3 +47,32 @@ test('the foreign site answers / with its own master language', async ({ page })
   await page.goto('/')
   await expect(page).toHaveURL(new RegExp(`/${manifest().masterLang}$`))
 })
+
+// Last in this file: it stops the content API for good.
+test('when the CMS goes away, a new query gets the error page inside the header and footer', async ({
+  page,
+}) => {
+  const { documents, masterLang } = manifest()
+  const settings = documents.find((doc) => doc.type === 'settings' && doc.lang === masterLang)
+  const journal = documents.find((doc) => doc.type === 'journal_index' && doc.lang === masterLang)
+  expect(journal, 'the generator makes a journal index in every language').toBeTruthy()
+
+  // Pages and the layout's settings were cached at build; a search nobody has made was not.
+  process.kill(Number(readFileSync('.data/foreign/content-api.pid', 'utf8')), 'SIGTERM')
+  const query = `nobody-searched-this-${Date.now()}`
+  const response = await page.goto(`/${masterLang}/journal?q=${query}`)
+  expect(response?.status()).toBe(500)
+
+  const main = page.locator('main.status-page')
+  await expect(main).toBeVisible()
+  await expect(page.locator('.site-header')).toBeVisible()
+  await expect(page.locator('.site-footer')).toBeVisible()
+  await expect(main.getByRole('button')).toBeVisible()
+  const title = String(settings?.data.error_title ?? '').trim()
+  if (title) await expect(main.locator('h1')).toHaveText(title)
+
+  // The pages cached before the outage are still served.
+  const home = await page.goto(`/${masterLang}`)
+  expect(home?.status()).toBe(200)
+  await expect(page.locator('.site-header')).toBeVisible()
+})

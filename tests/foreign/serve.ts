@@ -55,7 +55,7 @@ const start = (command: string, args: string[], env: NodeJS.ProcessEnv) => {
 }
 
 const base = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' }
-start(
+const api = start(
   process.execPath,
   [
     '--import',
@@ -73,6 +73,9 @@ start(
     NODE_ENV: 'production',
   },
 )
+
+// The spec stops the content API to see how the running site answers when its CMS goes away.
+writeFileSync('.data/foreign/content-api.pid', String(api.pid))
 
 const siteEnv = {
   ...base,
