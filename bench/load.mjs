@@ -1,4 +1,4 @@
-// `npm run bench:load`: 60 s of autocannon against `next start` with 100 connections spread
+// `npm run bench:load`: 60 s of autocannon against the production server (`scripts/server.mjs`) with 100 connections spread
 // across the site's pages. Reports requests, errors, non-2xx answers and the server's RSS before
 // and after. Writes bench/load.json. Loopback only, bounded in time, stops by itself.
 import { spawn, execFileSync } from 'node:child_process'
@@ -16,18 +16,14 @@ const { values: args } = parseArgs({
 const PORT = Number(process.env.BENCH_PORT || 3400)
 const ORIGIN = `http://127.0.0.1:${PORT}`
 process.env.NEXT_TELEMETRY_DISABLED = '1'
-const env = { ...process.env, SITE_URL: ORIGIN, PORT: String(PORT) }
+const env = { ...process.env, SITE_URL: ORIGIN, PORT: String(PORT), LISTEN_HOST: '127.0.0.1' }
 buildIfNeeded(env)
 
-const server = spawn(
-  process.execPath,
-  ['node_modules/next/dist/bin/next', 'start', '-p', String(PORT), '-H', '127.0.0.1'],
-  {
-    env,
-    stdio: 'ignore',
-    detached: true,
-  },
-)
+const server = spawn(process.execPath, ['scripts/server.mjs'], {
+  env,
+  stdio: 'ignore',
+  detached: true,
+})
 const stop = () => {
   try {
     process.kill(-server.pid, 'SIGTERM')

@@ -38,9 +38,9 @@ export function contentSecurityPolicy(
 
   const directives: Record<string, string> = {
     'default-src': "'self'",
-    // Next's App Router streams its payload in inline scripts that differ per page and change
-    // when a page is revalidated, so neither a per-request nonce (it would make every page
-    // dynamic) nor build-time hashes (they go stale on revalidation) fit static generation.
+    // The base policy. Next's App Router writes its payload in inline scripts that differ per
+    // page and change when a page is revalidated; in production scripts/server.mjs replaces
+    // 'unsafe-inline' in each HTML response with the hashes of that page's own inline scripts.
     // 'wasm-unsafe-eval' lets the self-hosted mesh decoder compile WebAssembly; 'unsafe-eval'
     // is allowed in development only, where React needs it.
     'script-src': list(

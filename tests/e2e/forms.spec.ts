@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
 import PostalMime, { type Email } from 'postal-mime'
+import { inlineScriptHashes, withScriptHashes } from '../../scripts/lib/script-hashes.mjs'
 
 /** The e2e server's outbox (playwright.config.ts sets OUTBOX_DIR). */
 const OUTBOX = '.data/e2e-outbox'
@@ -195,7 +196,15 @@ test('the SDK’s own 451 for a headless browser says so and keeps the text; sen
     const html = await response.text()
     const patched = html.replaceAll('\\"blockHeadless\\":false', '\\"blockHeadless\\":true')
     expect(patched).not.toBe(html)
-    await route.fulfill({ response, body: patched })
+    // The policy such a deployment sends: the hashes of its own (patched) inline scripts.
+    const policy = response
+      .headers()
+      ['content-security-policy'].replace(/ 'sha256-[^']*'/g, " 'unsafe-inline'")
+    const headers = {
+      ...response.headers(),
+      'content-security-policy': withScriptHashes(policy, inlineScriptHashes(patched).hashes),
+    }
+    await route.fulfill({ response, body: patched, headers })
   })
   const requests: string[] = []
   page.on('request', (r) => r.url().includes('/local/emailjs/') && requests.push(r.url()))
