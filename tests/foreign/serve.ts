@@ -102,11 +102,11 @@ async function main() {
     console.error('The site did not build against the foreign content folder.')
     process.exit(1)
   }
-  start(
-    process.execPath,
-    ['node_modules/next/dist/bin/next', 'start', '-p', String(sitePort), '-H', '127.0.0.1'],
-    siteEnv,
-  )
+  start(process.execPath, ['scripts/server.mjs'], {
+    ...siteEnv,
+    PORT: String(sitePort),
+    LISTEN_HOST: '127.0.0.1',
+  })
 }
 
 void main()
