@@ -1,6 +1,8 @@
 // `npm run bench:load`: 60 s of autocannon against the production server (`scripts/server.mjs`) with 100 connections spread
 // across the site's pages. Reports requests, errors, non-2xx answers and the server's RSS before
-// and after. Writes bench/load.json. Loopback only, bounded in time, stops by itself.
+// and after. `--rounds N` repeats the run against the same server and reports the RSS after each
+// round, which tells growth that levels off from a leak. Writes bench/load.json. Loopback only,
+// bounded in time, stops by itself.
 import { spawn, execFileSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
@@ -11,6 +13,7 @@ const { values: args } = parseArgs({
   options: {
     seconds: { type: 'string', default: '60' },
     connections: { type: 'string', default: '100' },
+    rounds: { type: 'string', default: '1' },
   },
 })
 const PORT = Number(process.env.BENCH_PORT || 3400)
@@ -55,16 +58,25 @@ for (let i = 0; i < 240; i++) {
 
 // Every internal page linked from the two home pages and the indexes, found by crawling once.
 const seen = new Set(['/en-us', '/fr-fr'])
+const redirects = new Set()
 const queue = [...seen]
 while (queue.length > 0 && seen.size < 200) {
   const path = queue.shift()
-  const html = await (await fetch(`${ORIGIN}${path}`)).text()
+  const response = await fetch(`${ORIGIN}${path}`, { redirect: 'manual' })
+  // A redirect (`/` to a language, say) is meant; its target is crawled in its own right.
+  if (response.status >= 300 && response.status < 400) {
+    seen.delete(path)
+    redirects.add(path)
+    continue
+  }
+  const html = await response.text()
   for (const [, href] of html.matchAll(/href="(\/[^"#?]*)"/g)) {
     if (
       href.startsWith('/_next') ||
       href.startsWith('/local') ||
       href.startsWith('/api') ||
-      seen.has(href)
+      seen.has(href) ||
+      redirects.has(href)
     )
       continue
     if (/\.(xml|txt|svg|png|jpg|ico|webp)$/.test(href)) continue
@@ -78,27 +90,42 @@ console.log(
   `load: ${paths.length} pages, ${args.connections} connections, ${args.seconds} s; RSS before ${before} MiB`,
 )
 
-const result = await autocannon({
-  url: ORIGIN,
-  connections: Number(args.connections),
-  duration: Number(args.seconds),
-  requests: paths.map((path) => ({ method: 'GET', path })),
-})
-const after = rssMiB()
+const rounds = []
+for (let round = 0; round < Number(args.rounds); round++) {
+  const result = await autocannon({
+    url: ORIGIN,
+    connections: Number(args.connections),
+    duration: Number(args.seconds),
+    requests: paths.map((path) => ({ method: 'GET', path })),
+  })
+  rounds.push({
+    requests: result.requests.total,
+    requestsPerSecond: Math.round(result.requests.average),
+    p99Ms: result.latency.p99,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    non2xx: result.non2xx,
+    rssAfterMiB: rssMiB(),
+  })
+  console.log(`round ${round + 1}:`, rounds.at(-1))
+}
 stop()
 
+const sum = (key) => rounds.reduce((total, round) => total + round[key], 0)
 const report = {
   seconds: Number(args.seconds),
   connections: Number(args.connections),
   pages: paths.length,
-  requests: result.requests.total,
-  requestsPerSecond: Math.round(result.requests.average),
-  p99Ms: result.latency.p99,
-  errors: result.errors,
-  timeouts: result.timeouts,
-  non2xx: result.non2xx,
+  rounds: rounds.length,
+  requests: sum('requests'),
+  requestsPerSecond: Math.round(sum('requestsPerSecond') / rounds.length),
+  p99Ms: Math.max(...rounds.map((round) => round.p99Ms)),
+  errors: sum('errors'),
+  timeouts: sum('timeouts'),
+  non2xx: sum('non2xx'),
   rssBeforeMiB: before,
-  rssAfterMiB: after,
+  rssAfterMiB: rounds.at(-1).rssAfterMiB,
+  rssAfterEachRoundMiB: rounds.map((round) => round.rssAfterMiB),
 }
 writeFileSync('bench/load.json', JSON.stringify(report, null, 2) + '\n')
 console.log(report)
