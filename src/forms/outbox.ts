@@ -30,13 +30,19 @@ const STORE = 'outbox'
 let db: Promise<IDBPDatabase> | undefined
 
 function open(): Promise<IDBPDatabase> {
-  db ??= import('idb').then(({ openDB }) =>
-    openDB(DB_NAME, 1, {
-      upgrade(database) {
-        database.createObjectStore(STORE, { keyPath: 'id' })
-      },
-    }),
-  )
+  db ??= import('idb')
+    .then(({ openDB }) =>
+      openDB(DB_NAME, 1, {
+        upgrade(database) {
+          database.createObjectStore(STORE, { keyPath: 'id' })
+        },
+      }),
+    )
+    .catch((error: unknown) => {
+      // Not cached: a later call (back online, storage unblocked) tries again.
+      db = undefined
+      throw error
+    })
   return db
 }
 

@@ -10,6 +10,9 @@ import type { FormKind } from './schemas'
 /** Submissions faster than this after the form appeared are taken for a bot's (the time trap). */
 export const MIN_FILL_MS = 1_500
 
+/** How long to wait before trying again when the sending code itself could not be loaded. */
+const RETRY_UNREACHABLE_MS = 10_000
+
 /** What the form's status region says. */
 export type DeliveryStatus =
   | { kind: 'idle' }
@@ -95,8 +98,15 @@ export function useMailDelivery({
   const flush = useCallback(
     async function flushNow(force = false): Promise<void> {
       clearTimeout(timer.current)
-      const { flushOutbox } = await import('./delivery')
-      const wait = await flushOutbox(form, options, onResult, force)
+      let wait: number | undefined
+      try {
+        const { flushOutbox } = await import('./delivery')
+        wait = await flushOutbox(form, options, onResult, force)
+      } catch {
+        // The sending code or the outbox is out of reach for now (offline, storage blocked): the
+        // messages stay saved; try again later, on `online`, or on the next visit.
+        wait = RETRY_UNREACHABLE_MS
+      }
       if (wait !== undefined) timer.current = setTimeout(() => void flushNow(), wait)
     },
     [form, options, onResult],
@@ -111,17 +121,21 @@ export function useMailDelivery({
 
     let cancelled = false
     // The previous visit's messages: show where they stand, then retry the pending ones.
-    void import('./outbox').then(async ({ listMessages }) => {
-      const mine = (await listMessages()).filter((m: OutboxMessage) => m.form === form)
-      if (cancelled || mine.length === 0) return
-      const last = mine[mine.length - 1]
-      if (last.state === 'held') {
-        messageId.current = last.id
-        restoreRef.current(last.fields)
-        setStatus({ kind: 'failed', id: last.id, error: last.lastError ?? 'misconfigured' })
-      } else setStatus({ kind: 'queued', id: last.id })
-      await flush(true)
-    })
+    void import('./outbox')
+      .then(async ({ listMessages }) => {
+        const mine = (await listMessages()).filter((m: OutboxMessage) => m.form === form)
+        if (cancelled || mine.length === 0) return
+        const last = mine[mine.length - 1]
+        if (last.state === 'held') {
+          messageId.current = last.id
+          restoreRef.current(last.fields)
+          setStatus({ kind: 'failed', id: last.id, error: last.lastError ?? 'misconfigured' })
+        } else setStatus({ kind: 'queued', id: last.id })
+        await flush(true)
+      })
+      .catch(() => {
+        // No IndexedDB here (blocked storage): nothing was saved on an earlier visit to resume.
+      })
     const online = () => void flush(true)
     window.addEventListener('online', online)
     return () => {
@@ -179,14 +193,30 @@ export function useMailDelivery({
             if (input) input.value = message.fields[name]
           }
         }
+        let delivery: typeof import('./delivery')
         try {
-          const { submitMessage } = await import('./delivery')
-          const result = await submitMessage(message, options, liveForm)
+          delivery = await import('./delivery')
+        } catch {
+          // The connection dropped before the sending code arrived: save the message in the
+          // outbox, where a later flush (a timer, `online`, the next visit) sends it.
+          try {
+            const { putMessage } = await import('./outbox')
+            await putMessage({ ...message, lastError: 'network' })
+            setStatus({ kind: 'queued', id })
+            void flush()
+          } catch {
+            // No outbox either: the text stays in the form and its draft; offer the fallbacks.
+            setStatus({ kind: 'failed', id, error: 'misconfigured' })
+          }
+          return
+        }
+        try {
+          const result = await delivery.submitMessage(message, options, liveForm)
           if (result) onResult(result)
           if (result && !result.ok && result.error.retryable) void flush()
         } catch {
-          // The sending code or the device's storage failed (offline before it ever loaded, or
-          // IndexedDB unavailable): the text stays in the form and its draft; offer the fallbacks.
+          // The device's storage failed (IndexedDB unavailable): the text stays in the form and
+          // its draft; offer the fallbacks.
           setStatus({ kind: 'failed', id, error: 'misconfigured' })
         }
       } finally {

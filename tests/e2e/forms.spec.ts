@@ -237,6 +237,29 @@ test('offline, the message waits; back online, it arrives once', async ({ page, 
   await expectOneCopy(marker)
 })
 
+test('offline before the sending code ever loaded, the message still waits and arrives once', async ({
+  page,
+  context,
+}) => {
+  const marker = randomUUID()
+  await openContact(page)
+  // The page and its outbox are ready; the connection drops before the visitor touches the form,
+  // so the code that sends (loaded on the first interaction) never arrives.
+  await page.waitForLoadState('networkidle')
+  const missedCode: string[] = []
+  page.on('requestfailed', (r) => r.url().includes('/_next/static/') && missedCode.push(r.url()))
+  await context.setOffline(true)
+  const fields = await fillContact(page, marker)
+  await submitContact(page)
+  await expect(contactStatus(page)).toContainText(C.queued_message)
+  // The premise holds: the form's code for validating and sending could not be fetched.
+  expect(missedCode.length).toBeGreaterThan(0)
+  await expect(contactForm(page).getByLabel(C.message_label)).toHaveValue(fields.message)
+  await context.setOffline(false)
+  await expect(contactStatus(page)).toContainText(C.success_message, { timeout: 20_000 })
+  await expectOneCopy(marker)
+})
+
 test('a queued message is sent on the next visit', async ({ page }) => {
   const marker = randomUUID()
   await page.route(SEND, (route) => route.fulfill({ status: 503, body: 'Service Unavailable' }))

@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import PostalMime from 'postal-mime'
 import { describe, expect, test } from 'vitest'
 import { contactFields, contactMessage, LIMITS, newsletterFields } from '@/forms/schemas'
+import { offlineCheck } from '@/forms/resolver'
 import { composeMessage } from '@services/mail-api/outbox'
 import { parseTemplate, renderTemplate } from '@services/mail-api/templates'
 import { readFileSync } from 'node:fs'
@@ -176,5 +177,53 @@ describe('no header injection end to end', () => {
       ),
       { numRuns: 150 },
     )
+  })
+})
+
+describe('the offline check (when the schemas cannot be loaded)', () => {
+  // Mostly plausible input, so that many runs pass the schema; the rest is hostile.
+  const text = fc.oneof({ arbitrary: fc.lorem({ maxCount: 8 }), weight: 4 }, nasty)
+  const fieldsArb = fc.record({
+    name: text,
+    email: fc.oneof(
+      {
+        arbitrary: fc.stringMatching(/^[a-z0-9][a-z0-9_+-]{0,15}@[a-z0-9]{1,10}\.[a-z]{2,6}$/),
+        weight: 4,
+      },
+      nasty,
+    ),
+    subject: text,
+    message: text,
+  })
+
+  test('passes every message the full schema accepts', () => {
+    let accepted = 0
+    fc.assert(
+      fc.property(fieldsArb, (fields) => {
+        if (!contactFields.safeParse(fields).success) return
+        accepted++
+        expect(offlineCheck(fields)).toEqual({ values: fields, errors: {} })
+      }),
+      { numRuns: 600 },
+    )
+    expect(accepted).toBeGreaterThan(10)
+  })
+
+  test('refuses an empty or over-long field with the schema’s own code, naming the field', () => {
+    const valid = { name: 'Zoë', email: 'zoe@example.com', subject: 'Hello', message: 'Hi' }
+    expect(offlineCheck({ ...valid, subject: '  ' }).errors).toEqual({
+      subject: { type: 'required', message: 'required' },
+    })
+    expect(offlineCheck({ ...valid, message: 'x'.repeat(LIMITS.message + 1) }).errors).toEqual({
+      message: { type: 'too_long', message: 'too_long' },
+    })
+    for (const field of Object.keys(valid) as (keyof typeof valid)[]) {
+      const fields = { ...valid, [field]: '' }
+      const schemaCodes = contactFields.safeParse(fields).error?.issues.map((i) => i.message)
+      expect(schemaCodes).toEqual(['required'])
+      expect(offlineCheck(fields).errors).toEqual({
+        [field]: { type: 'required', message: 'required' },
+      })
+    }
   })
 })

@@ -1,4 +1,4 @@
-import { toMailError } from './errors'
+import { MailError, toMailError } from './errors'
 import type { PublicMailOptions } from './options'
 
 /**
@@ -10,9 +10,15 @@ type EmailJs = typeof import('@emailjs/browser')
 
 let sdk: Promise<EmailJs> | undefined
 
-/** The SDK, loaded once. */
+/**
+ * The SDK, loaded once. When its code cannot be fetched (the connection dropped before the first
+ * send), that is a network failure, retried like one, and the next attempt fetches it again.
+ */
 function loadSdk(): Promise<EmailJs> {
-  sdk ??= import('@emailjs/browser')
+  sdk ??= import('@emailjs/browser').catch((error: unknown) => {
+    sdk = undefined
+    throw new MailError('network', undefined, 'the mail SDK could not be loaded', { cause: error })
+  })
   return sdk
 }
 
