@@ -5,6 +5,7 @@
 // PORT (default 3000) and LISTEN_HOST (default all interfaces) say where it listens.
 import { createServer } from 'node:http'
 import compression from 'compression'
+import pLimit from 'p-limit'
 import { inlineScriptHashes, withScriptHashes } from './lib/script-hashes.mjs'
 
 // Set before Next.js and React load: they pick their production builds from it.
@@ -87,15 +88,42 @@ function hashInlineScripts(req, res) {
   }
 }
 
-const server = createServer((req, res) => {
-  compress(req, res, () => {
-    hashInlineScripts(req, res)
-    handle(req, res).catch((error) => {
-      console.error(error)
-      if (!res.headersSent) res.statusCode = 500
-      res.end()
+/**
+ * At most this many requests are answered at once; the rest wait their turn, first come first
+ * served. A page rendered on demand costs tens of milliseconds of CPU, spent in many small steps.
+ * With no limit, a hundred such renders share the CPU turn by turn: each takes as long as all of
+ * them together, and the event loop's turns grow so long that Node accepts new connections only a
+ * few per second. Under a burst, some visitors then waited past a client's 10 s timeout
+ * (`npm run bench:load`: 33 to 143 timeouts a minute; with 16 at once, 0 to 44; with 8, none).
+ * Build assets skip the queue (they cost nothing), and so do requests with a body, which a slow
+ * client could otherwise use to hold turns.
+ */
+const MAX_CONCURRENT = Number(process.env.FACET_MAX_CONCURRENT_REQUESTS || 8)
+const inTurn = pLimit(MAX_CONCURRENT)
+
+function answer(req, res) {
+  return new Promise((resolve) => {
+    // A visitor who gave up while waiting is not answered.
+    if (res.destroyed || req.socket.destroyed) return resolve()
+    // Done once the page is handed to the connection, or the connection is gone.
+    res.once('finish', resolve)
+    res.once('close', resolve)
+    compress(req, res, () => {
+      hashInlineScripts(req, res)
+      handle(req, res).catch((error) => {
+        console.error(error)
+        if (!res.headersSent) res.statusCode = 500
+        res.end()
+      })
     })
   })
+}
+
+const server = createServer((req, res) => {
+  const rendered = req.method === 'GET' || req.method === 'HEAD'
+  // A request with a body (the mail API, the webhook) could be made to trickle in and hold a turn.
+  if (!rendered || req.url?.startsWith('/_next/static/')) void answer(req, res)
+  else void inTurn(() => answer(req, res))
 })
 server.listen(port, hostname, () => {
   console.log(`Facet is serving on http://${hostname ?? 'localhost'}:${port}`)
