@@ -1,4 +1,5 @@
 import type { IDBPDatabase } from 'idb'
+import { cachedUntilRejected } from '@/lib/cached-until-rejected'
 import type { MailErrorKind } from '@/lib/mail/errors'
 import type { FormKind } from './schemas'
 
@@ -27,24 +28,15 @@ export type OutboxMessage = {
 const DB_NAME = 'facet-mail'
 const STORE = 'outbox'
 
-let db: Promise<IDBPDatabase> | undefined
-
-function open(): Promise<IDBPDatabase> {
-  db ??= import('idb')
-    .then(({ openDB }) =>
-      openDB(DB_NAME, 1, {
-        upgrade(database) {
-          database.createObjectStore(STORE, { keyPath: 'id' })
-        },
-      }),
-    )
-    .catch((error: unknown) => {
-      // Not cached: a later call (back online, storage unblocked) tries again.
-      db = undefined
-      throw error
-    })
-  return db
-}
+const open = cachedUntilRejected<IDBPDatabase>(() =>
+  import('idb').then(({ openDB }) =>
+    openDB(DB_NAME, 1, {
+      upgrade(database) {
+        database.createObjectStore(STORE, { keyPath: 'id' })
+      },
+    }),
+  ),
+)
 
 /** Saves (or replaces) a message. */
 export async function putMessage(message: OutboxMessage): Promise<void> {

@@ -1,4 +1,5 @@
 import type { FieldErrors, FieldValues, Resolver } from 'react-hook-form'
+import { cachedUntilRejected } from '@/lib/cached-until-rejected'
 import { LIMITS, type FieldErrorCode } from './limits'
 
 /**
@@ -14,16 +15,16 @@ import { LIMITS, type FieldErrorCode } from './limits'
 export function lazyZodResolver<T extends FieldValues>(
   name: 'contactFields' | 'newsletterFields',
 ): Resolver<T> {
-  let resolver: Promise<Resolver<T>> | undefined
-  return async (values, context, options) => {
-    resolver ??= Promise.all([import('@hookform/resolvers/zod'), import('./schemas')]).then(
+  const load = cachedUntilRejected(() =>
+    Promise.all([import('@hookform/resolvers/zod'), import('./schemas')]).then(
       ([{ zodResolver }, schemas]) => zodResolver(schemas[name]) as unknown as Resolver<T>,
-    )
+    ),
+  )
+  return async (values, context, options) => {
     let resolve: Resolver<T>
     try {
-      resolve = await resolver
+      resolve = await load()
     } catch {
-      resolver = undefined
       return offlineCheck(values)
     }
     return resolve(values, context, options)

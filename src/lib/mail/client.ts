@@ -1,3 +1,4 @@
+import { cachedUntilRejected } from '@/lib/cached-until-rejected'
 import { MailError, toMailError } from './errors'
 import type { PublicMailOptions } from './options'
 
@@ -8,19 +9,15 @@ import type { PublicMailOptions } from './options'
 
 type EmailJs = typeof import('@emailjs/browser')
 
-let sdk: Promise<EmailJs> | undefined
-
 /**
  * The SDK, loaded once. When its code cannot be fetched (the connection dropped before the first
  * send), that is a network failure, retried like one, and the next attempt fetches it again.
  */
-function loadSdk(): Promise<EmailJs> {
-  sdk ??= import('@emailjs/browser').catch((error: unknown) => {
-    sdk = undefined
+const loadSdk = cachedUntilRejected<EmailJs>(() =>
+  import('@emailjs/browser').catch((error: unknown) => {
     throw new MailError('network', undefined, 'the mail SDK could not be loaded', { cause: error })
-  })
-  return sdk
-}
+  }),
+)
 
 /** The SDK's throttle key for a form: one per form, so the contact form never blocks the newsletter. */
 export function throttleKey(form: string): string {
