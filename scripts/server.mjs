@@ -7,6 +7,7 @@ import { createServer } from 'node:http'
 import compression from 'compression'
 import pLimit from 'p-limit'
 import { inlineScriptHashes, withScriptHashes } from './lib/script-hashes.mjs'
+import { createStaticHandler } from './lib/static-assets.mjs'
 
 // Set before Next.js and React load: they pick their production builds from it.
 process.env.NODE_ENV = 'production'
@@ -23,6 +24,8 @@ const handle = app.getRequestHandler()
 await app.prepare()
 
 const compress = compression()
+// The build's assets, from the Brotli copies that the build step wrote (scripts/lib/static-assets.mjs).
+const serveStatic = createStaticHandler(process.env.NEXT_DIST_DIR || '.next')
 let warned = false
 
 /**
@@ -122,6 +125,7 @@ function answer(req, res) {
 const server = createServer((req, res) => {
   const rendered = req.method === 'GET' || req.method === 'HEAD'
   // A request with a body (the mail API, the webhook) could be made to trickle in and hold a turn.
+  if (req.url?.startsWith('/_next/static/') && serveStatic(req, res)) return
   if (!rendered || req.url?.startsWith('/_next/static/')) void answer(req, res)
   else void inTurn(() => answer(req, res))
 })

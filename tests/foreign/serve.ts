@@ -102,6 +102,12 @@ async function main() {
     console.error('The site did not build against the foreign content folder.')
     process.exit(1)
   }
+  // The same second step as `npm run build`: compile hints and Brotli copies.
+  const finish = spawnSync(process.execPath, ['scripts/finish-build.mjs'], {
+    env: siteEnv,
+    stdio: 'inherit',
+  })
+  if (finish.status !== 0) process.exit(1)
   start(process.execPath, ['scripts/server.mjs'], {
     ...siteEnv,
     PORT: String(sitePort),

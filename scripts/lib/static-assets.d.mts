@@ -1,0 +1,18 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+
+export const COMPILE_HINT: string
+/** The scripts that pages load before any interaction, relative to the build folder. */
+export function initialScriptFiles(distDir: string): string[]
+/** Adds the compile hint to the initial scripts and writes Brotli copies of the static assets. */
+export function finishBuild(distDir?: string): {
+  hinted: string[]
+  compressed: number
+  bytes: number
+  brotliBytes: number
+}
+/** Whether an Accept-Encoding header accepts Brotli. */
+export function acceptsBrotli(header: string | string[] | undefined): boolean
+/** Serves `/_next/static/…` from the Brotli copies; false when Next.js should answer. */
+export function createStaticHandler(
+  distDir?: string,
+): (req: IncomingMessage, res: ServerResponse) => boolean
