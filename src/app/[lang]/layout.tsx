@@ -7,7 +7,6 @@ import { getConfig } from '@/lib/config'
 import { getLanguages } from '@/lib/content/languages'
 import { getSettings } from '@/lib/content/queries'
 import { contentEndpoint, repositoryName } from '@/prismicio'
-import { inter } from '@/styles/fonts'
 import '../globals.css'
 
 type Props = { params: Promise<{ lang: string }> }
@@ -51,7 +50,7 @@ export default async function LangLayout({ children, params }: Props & { childre
   const settings = await getSettings(lang)
   const hosted = getConfig().content.mode === 'hosted'
   return (
-    <html lang={lang} className={inter.variable}>
+    <html lang={lang}>
       <body>
         <a className="skip-link" href="#main">
           {settings.data.skip_link_label}
