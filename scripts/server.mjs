@@ -8,6 +8,7 @@ import compression from 'compression'
 import pLimit from 'p-limit'
 import { inlineScriptHashes, withScriptHashes } from './lib/script-hashes.mjs'
 import { createStaticHandler } from './lib/static-assets.mjs'
+import { scriptsAfterFirstPaint } from './lib/after-paint.mjs'
 
 // Set before Next.js and React load: they pick their production builds from it.
 process.env.NODE_ENV = 'production'
@@ -71,8 +72,9 @@ function hashInlineScripts(req, res) {
     if (typeof chunk === 'function') [callback, chunk] = [chunk, undefined]
     if (typeof encoding === 'function') [callback, encoding] = [encoding, undefined]
     if (chunk != null) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk, encoding))
-    const body = Buffer.concat(chunks)
-    const { hashes, refused } = inlineScriptHashes(body.toString('utf8'))
+    const page = scriptsAfterFirstPaint(Buffer.concat(chunks).toString('utf8'))
+    const body = Buffer.from(page)
+    const { hashes, refused } = inlineScriptHashes(page)
     if (refused > 0 && !warned) {
       warned = true
       console.warn(

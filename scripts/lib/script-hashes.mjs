@@ -10,6 +10,7 @@
 // as JSON. Anything else (a script that content injected, say) stays unhashed and the browser
 // refuses to run it.
 import { createHash } from 'node:crypto'
+import { isAfterPaintLoader } from './after-paint.mjs'
 
 /** `self.__next_f.push(<JSON array>)`: a chunk of the page's data. */
 const FLIGHT_CHUNK = /^self\.__next_f\.push\((.*)\)$/s
@@ -40,7 +41,8 @@ export function isFrameworkScript(body) {
   if (start) return start[1] === undefined || isJson(start[1], Array.isArray)
   const bootstrap = TURBOPACK_BOOTSTRAP.exec(body)
   if (bootstrap) return isJson(bootstrap[1], (value) => value !== null && typeof value === 'object')
-  return false
+  // The server's own loader for the chunk scripts (scripts/lib/after-paint.mjs).
+  return isAfterPaintLoader(body)
 }
 
 const SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi
