@@ -58,6 +58,9 @@ export function isAfterPaintLoader(body) {
 export function scriptsAfterFirstPaint(html) {
   const srcs = []
   if (!html.includes('</body>')) return html
+  // Next's error shell (a missing page under the dynamic root layout, for one) has nothing to
+  // paint until its scripts render it: they load at once there.
+  if (html.includes('id="__next_error__"')) return html
   let out = html.replace(CHUNK_SCRIPT, (_tag, src) => {
     srcs.push(src)
     return ''

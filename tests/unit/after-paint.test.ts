@@ -47,11 +47,14 @@ describe('scriptsAfterFirstPaint', () => {
     expect(out.split('<script>(function(s)').length).toBe(2)
   })
 
-  it('leaves a page without chunk scripts, or without a body end, as it was', () => {
+  it('leaves a page without chunk scripts, without a body end, or an error shell as it was', () => {
     const plain = '<!DOCTYPE html><html><head></head><body><p>hi</p></body></html>'
     expect(scriptsAfterFirstPaint(plain)).toBe(plain)
     const partial = page.replace('</body></html>', '')
     expect(scriptsAfterFirstPaint(partial)).toBe(partial)
+    // Next's error shell paints nothing before its scripts run.
+    const shell = page.replace('<html>', '<html id="__next_error__">')
+    expect(scriptsAfterFirstPaint(shell)).toBe(shell)
   })
 
   it('gives the loader a place in the Content Security Policy, and only that loader', () => {
