@@ -17,6 +17,7 @@
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { brotliCompressSync, constants } from 'node:zlib'
 import path from 'node:path'
+import { initialScripts, prerenderedPages } from './bundles.mjs'
 
 export const COMPILE_HINT = '//# allFunctionsCalledOnLoad\n'
 
@@ -54,12 +55,10 @@ export function initialScriptFiles(distDir) {
     const { rootMainFiles = [], polyfillFiles = [] } = JSON.parse(readFileSync(manifest, 'utf8'))
     for (const file of [...rootMainFiles, ...polyfillFiles]) files.add(file)
   }
-  for (const html of filesUnder(path.join(distDir, 'server', 'app'))) {
-    if (!html.endsWith('.html')) continue
-    for (const match of readFileSync(html, 'utf8').matchAll(/<script[^>]*\ssrc="([^"]+)"/g)) {
-      const src = match[1].replace(/&amp;/g, '&').split('?')[0]
-      if (src.startsWith('/_next/static/') && src.endsWith('.js'))
-        files.add(decodeURIComponent(src.slice('/_next/'.length)))
+  for (const page of prerenderedPages(path.join(distDir, 'server', 'app'))) {
+    for (const src of initialScripts(readFileSync(page.file, 'utf8'))) {
+      const file = decodeURIComponent(src.split('?')[0].slice('/_next/'.length))
+      if (file.startsWith('static/') && file.endsWith('.js')) files.add(file)
     }
   }
   return [...files].sort()
