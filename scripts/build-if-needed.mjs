@@ -4,7 +4,7 @@ import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from '
 import { createHash } from 'node:crypto'
 import { spawnSync } from 'node:child_process'
 import path from 'node:path'
-import { finishBuild } from './lib/static-assets.mjs'
+import { describeFinishedBuild, finishBuild } from './lib/static-assets.mjs'
 
 const INPUTS = [
   'src',
@@ -42,15 +42,6 @@ export function buildSettings(env = process.env) {
   return hash.digest('hex')
 }
 
-/** Prints what finishBuild() did to the build's static assets. */
-export function reportFinishedBuild({ hinted, compressed, bytes, brotliBytes }) {
-  const kb = (n) => `${(n / 1024).toFixed(0)} KB`
-  console.log(
-    `Static assets: compile hint on ${hinted.length} initial script(s); ` +
-      `${compressed} Brotli copies (${kb(bytes)} → ${kb(brotliBytes)}).`,
-  )
-}
-
 export function buildIfNeeded(env = process.env) {
   const settings = buildSettings(env)
   let reason
@@ -74,7 +65,7 @@ export function buildIfNeeded(env = process.env) {
     console.error('The build failed; see the messages above.')
     process.exit(result.status ?? 1)
   }
-  reportFinishedBuild(finishBuild(env.NEXT_DIST_DIR || '.next'))
+  console.log(describeFinishedBuild(finishBuild(env.NEXT_DIST_DIR || '.next')))
   writeFileSync(STAMP, JSON.stringify({ settings, builtAt: startedAt }))
   return true
 }

@@ -1,6 +1,5 @@
 // `npm run build`'s second step, after `next build`: the compile hint and Brotli copies of the
 // build's static assets (scripts/lib/static-assets.mjs).
-import { finishBuild } from './lib/static-assets.mjs'
-import { reportFinishedBuild } from './build-if-needed.mjs'
+import { describeFinishedBuild, finishBuild } from './lib/static-assets.mjs'
 
-reportFinishedBuild(finishBuild())
+console.log(describeFinishedBuild(finishBuild()))

@@ -30,8 +30,9 @@ const serveStatic = createStaticHandler(process.env.NEXT_DIST_DIR || '.next')
 let warned = false
 
 /**
- * Holds back an HTML response until it is complete, then swaps `'unsafe-inline'` in its policy
- * for the hashes of its inline scripts. Other responses pass straight through. Pages here are
+ * Holds back an HTML response until it is complete, moves its chunk scripts after the first
+ * paint (scripts/lib/after-paint.mjs), then swaps `'unsafe-inline'` in its policy for the
+ * hashes of its inline scripts. Other responses pass straight through. Pages here are
  * static or small, so holding one back costs no more than a copy.
  */
 function hashInlineScripts(req, res) {
@@ -126,8 +127,8 @@ function answer(req, res) {
 
 const server = createServer((req, res) => {
   const rendered = req.method === 'GET' || req.method === 'HEAD'
-  // A request with a body (the mail API, the webhook) could be made to trickle in and hold a turn.
   if (req.url?.startsWith('/_next/static/') && serveStatic(req, res)) return
+  // A request with a body (the mail API, the webhook) could be made to trickle in and hold a turn.
   if (!rendered || req.url?.startsWith('/_next/static/')) void answer(req, res)
   else void inTurn(() => answer(req, res))
 })

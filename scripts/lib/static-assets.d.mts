@@ -10,6 +10,8 @@ export function finishBuild(distDir?: string): {
   bytes: number
   brotliBytes: number
 }
+/** A line saying what finishBuild() did. */
+export function describeFinishedBuild(result: ReturnType<typeof finishBuild>): string
 /** Whether an Accept-Encoding header accepts Brotli. */
 export function acceptsBrotli(header: string | string[] | undefined): boolean
 /** Serves `/_next/static/…` from the Brotli copies; false when Next.js should answer. */

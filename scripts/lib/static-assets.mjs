@@ -99,6 +99,15 @@ export function finishBuild(distDir = process.env.NEXT_DIST_DIR || '.next') {
   return { hinted, compressed, bytes, brotliBytes }
 }
 
+/** A line saying what finishBuild() did. */
+export function describeFinishedBuild({ hinted, compressed, bytes, brotliBytes }) {
+  const kb = (n) => `${(n / 1024).toFixed(0)} KB`
+  return (
+    `Static assets: compile hint on ${hinted.length} initial script(s); ` +
+    `${compressed} Brotli copies (${kb(bytes)} → ${kb(brotliBytes)}).`
+  )
+}
+
 /** Whether an Accept-Encoding header accepts Brotli (`br`, not `br;q=0`). */
 export function acceptsBrotli(header) {
   for (const part of String(header ?? '').split(',')) {
@@ -110,19 +119,17 @@ export function acceptsBrotli(header) {
   return false
 }
 
-/** The headers next.config.ts gives a path, read from the build's routes manifest. */
-function configuredHeaders(distDir) {
+/**
+ * The header rules of next.config.ts, read from the build's routes manifest; null when they
+ * cannot be applied here (no manifest, or a rule with conditions on the request), so that
+ * Next.js answers and no response goes out without its headers.
+ */
+function headerRules(distDir) {
   const manifest = path.join(distDir, 'routes-manifest.json')
-  if (!existsSync(manifest)) return () => []
-  const rules = (JSON.parse(readFileSync(manifest, 'utf8')).headers ?? []).map((rule) => ({
-    regex: new RegExp(rule.regex),
-    // A rule with conditions on the request is left to Next.js.
-    conditional: Boolean(rule.has || rule.missing),
-    headers: rule.headers,
-  }))
-  if (rules.some((rule) => rule.conditional)) return null
-  return (pathname) =>
-    rules.filter((rule) => rule.regex.test(pathname)).flatMap((rule) => rule.headers)
+  if (!existsSync(manifest)) return null
+  const rules = JSON.parse(readFileSync(manifest, 'utf8')).headers ?? []
+  if (rules.some((rule) => rule.has || rule.missing)) return null
+  return rules.map((rule) => ({ regex: new RegExp(rule.regex), headers: rule.headers }))
 }
 
 /**
@@ -131,18 +138,23 @@ function configuredHeaders(distDir) {
  */
 export function createStaticHandler(distDir = process.env.NEXT_DIST_DIR || '.next') {
   const staticDir = path.resolve(distDir, 'static')
-  const headersFor = configuredHeaders(distDir)
+  const rules = headerRules(distDir)
   const copies = new Map()
-  if (headersFor) {
-    for (const full of filesUnder(staticDir)) {
-      if (!full.endsWith('.br')) continue
-      const original = full.slice(0, -3)
-      const type = TYPES[path.extname(original)]
-      if (!type || !existsSync(original)) continue
-      const urlPath = `/_next/static/${path.relative(staticDir, original).split(path.sep).join('/')}`
-      const { size, mtimeMs } = statSync(full)
-      copies.set(urlPath, { file: full, type, size, etag: `W/"br-${size}-${Math.floor(mtimeMs)}"` })
-    }
+  for (const full of rules ? filesUnder(staticDir) : []) {
+    if (!full.endsWith('.br')) continue
+    const original = full.slice(0, -3)
+    const type = TYPES[path.extname(original)]
+    if (!type || !existsSync(original)) continue
+    const urlPath = `/_next/static/${path.relative(staticDir, original).split(path.sep).join('/')}`
+    const { size, mtimeMs } = statSync(full)
+    copies.set(urlPath, {
+      file: full,
+      type,
+      size,
+      etag: `W/"br-${size}-${Math.floor(mtimeMs)}"`,
+      // Fixed per path: worked out once here, not per request.
+      headers: rules.filter((rule) => rule.regex.test(urlPath)).flatMap((rule) => rule.headers),
+    })
   }
 
   return function serveStatic(req, res) {
@@ -155,7 +167,7 @@ export function createStaticHandler(distDir = process.env.NEXT_DIST_DIR || '.nex
     }
     const copy = copies.get(pathname)
     if (!copy || !acceptsBrotli(req.headers['accept-encoding'])) return false
-    for (const { key, value } of headersFor(pathname)) res.setHeader(key, value)
+    for (const { key, value } of copy.headers) res.setHeader(key, value)
     res.setHeader('Cache-Control', 'public, max-age=31536000, immutable')
     res.setHeader('Content-Type', copy.type)
     res.setHeader('Content-Encoding', 'br')

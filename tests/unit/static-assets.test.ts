@@ -1,5 +1,5 @@
-import { createServer, type Server } from 'node:http'
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { brotliDecompressSync } from 'node:zlib'
@@ -94,6 +94,21 @@ describe('acceptsBrotli', () => {
     expect(acceptsBrotli('gzip, deflate')).toBe(false)
     expect(acceptsBrotli(undefined)).toBe(false)
     expect(acceptsBrotli('brotli')).toBe(false)
+  })
+})
+
+describe('createStaticHandler without the routes manifest', () => {
+  it('serves no copy, so no asset goes out without the configured headers', () => {
+    const dist = fakeBuild()
+    finishBuild(dist)
+    rmSync(path.join(dist, 'routes-manifest.json'))
+    const serve = createStaticHandler(dist)
+    const req = {
+      method: 'GET',
+      url: '/_next/static/chunks/framework.js',
+      headers: { 'accept-encoding': 'br' },
+    } as unknown as IncomingMessage
+    expect(serve(req, {} as ServerResponse)).toBe(false)
   })
 })
 
