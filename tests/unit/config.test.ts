@@ -72,6 +72,21 @@ describe('loadConfig', () => {
     })
   })
 
+  it('gives the embedded mail API a new EmailJS account’s settings unless told otherwise', () => {
+    expect(loadConfig({}).mail.api).toEqual({ allowNonBrowser: false, rateLimit: 1, dedupe: false })
+    expect(
+      loadConfig({
+        MAIL_API_ALLOW_NON_BROWSER: 'true',
+        MAIL_API_RATE_LIMIT: '0',
+        MAIL_API_DEDUPE: '1',
+      }).mail.api,
+    ).toEqual({ allowNonBrowser: true, rateLimit: 0, dedupe: true })
+    expect(problems({ MAIL_API_RATE_LIMIT: 'fast', MAIL_API_DEDUPE: 'yes' })).toEqual([
+      'MAIL_API_RATE_LIMIT: expected requests per second such as 1 (0 turns the limit off), got "fast"',
+      'MAIL_API_DEDUPE: expected "true" or "false" for MAIL_API_DEDUPE, got "yes"',
+    ])
+  })
+
   it('reports every bad variable in one error', () => {
     const found = problems({
       PORT: 'eighty',
