@@ -1,10 +1,12 @@
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import { Hono, type Context } from 'hono'
 import { cors } from 'hono/cors'
 import nodemailer, { type Transporter } from 'nodemailer'
+import { checkIds, checkOrigin, type MailAccount } from './account'
 import { EMAILJS_TEXTS, EmailJsError, toEmailJsError } from './errors'
-import { composeMessage, MESSAGE_ID, Outbox, type OutboxAttachment } from './outbox'
+import { composeMessage, MESSAGE_ID, Outbox } from './outbox'
 import { RateLimiter } from './rate-limit'
+import { readForm, readJson, type SendRequest } from './requests'
 import { renderTemplate, TemplateStore } from './templates'
 
 /**
@@ -21,16 +23,6 @@ import { renderTemplate, TemplateStore } from './templates'
 export const MAX_VARIABLES_BYTES = 50 * 1024
 /** Requests whose body is larger than this are refused before they are read (Facet's own). */
 const MAX_BODY_BYTES = 4 * 1024 * 1024
-/** EmailJS's reserved service id for the account's default service (its REST docs). */
-export const DEFAULT_SERVICE = 'default_service'
-/** Form fields that configure the request rather than fill the template. */
-const REQUEST_FIELDS = new Set([
-  'user_id',
-  'service_id',
-  'template_id',
-  'lib_version',
-  'accessToken',
-])
 
 export type MailApiOptions = {
   /** The public key (`user_id`) the API accepts. */
@@ -54,7 +46,7 @@ export type MailApiOptions = {
   /**
    * EmailJS's Account > Security setting "Allow EmailJS API for non-browser applications": off
    * by default, as on a new EmailJS account. A request without an `Origin` header is taken as
-   * non-browser (see `isBrowserRequest`).
+   * non-browser (see `isBrowserRequest` in account.ts).
    */
   allowNonBrowser?: boolean
   /**
@@ -80,57 +72,22 @@ export type MailApi = {
   close: () => void
 }
 
-/** What a request asks for, whichever endpoint it came through. */
-type SendRequest = {
-  ids: { user_id?: unknown; service_id?: unknown; template_id?: unknown; accessToken?: unknown }
-  params: Record<string, string>
-  attachments: OutboxAttachment[]
-  /** Bytes of template variables (and attachments), for EmailJS's 50 KB limit. */
-  size: number
-}
-
 type Env = { Bindings: { address?: string } }
 
 function text(c: Context, status: number, body: string, headers: Record<string, string> = {}) {
   return c.body(body, status as 200, { 'Content-Type': 'text/plain; charset=utf-8', ...headers })
 }
 
-/** Template parameter values as strings, as they appear in the e-mail. */
-function stringify(value: unknown): string {
-  if (value === null || value === undefined) return ''
-  if (typeof value === 'string') return value
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value)
-  return JSON.stringify(value)
-}
-
-function byteLength(value: string): number {
-  return Buffer.byteLength(value, 'utf8')
-}
-
-/**
- * True for a request from a browser. EmailJS does not document how it tells; every browser sends
- * `Origin` with a POST from a page (the Fetch standard, same-origin included), and no server
- * client does unless told to (`@emailjs/nodejs` sends none), so its absence marks a non-browser
- * call. Users working around the 403 by adding an `Origin` header report it passes, which
- * suggests EmailJS looks at the same header.
- */
-function isBrowserRequest(request: Request): boolean {
-  return request.headers.has('origin')
-}
-
-/** Compares secrets in constant time (their hashes have one length). */
-function sameSecret(given: string, expected: string): boolean {
-  const digest = (value: string) => createHash('sha256').update(value).digest()
-  return timingSafeEqual(digest(given), digest(expected))
-}
-
-function nonEmptyString(value: unknown): value is string {
-  return typeof value === 'string' && value !== ''
-}
-
 /** Creates the mail API. */
 export function createMailApi(options: MailApiOptions): MailApi {
   const base = (options.basePath ?? '').replace(/\/+$/, '')
+  const account: MailAccount = {
+    publicKey: options.publicKey,
+    serviceId: options.serviceId,
+    allowedOrigins: options.allowedOrigins ?? [],
+    allowNonBrowser: options.allowNonBrowser ?? false,
+    privateKey: options.privateKey,
+  }
   const templates = new TemplateStore(options.templatesDir)
   const outbox = new Outbox(options.outboxDir)
   const relay: Transporter | undefined = options.smtpUrl
@@ -143,22 +100,6 @@ export function createMailApi(options: MailApiOptions): MailApi {
   const clientAddress =
     options.clientAddress ??
     ((request: Request) => request.headers.get('x-forwarded-for')?.split(',')[0]?.trim())
-
-  /** The origins a browser may send from: the configured ones and the API's own. */
-  function allowedOrigins(request: Request): Set<string> {
-    const own = new URL(request.url)
-    const allowed = new Set([own.origin, ...(options.allowedOrigins ?? [])])
-    const host = request.headers.get('host')
-    if (host) allowed.add(`${own.protocol}//${host}`)
-    return allowed
-  }
-
-  /** 403 for a browser request from an origin that is neither ours nor allowed. */
-  function checkOrigin(request: Request): void {
-    const origin = request.headers.get('origin')
-    if (origin && !allowedOrigins(request).has(origin))
-      throw new EmailJsError(403, EMAILJS_TEXTS.forbiddenOrigin)
-  }
 
   /** 429 when this client has had its request for this second; `Retry-After` says when. */
   function checkRate(request: Request, socketAddress: string | undefined): void {
@@ -175,43 +116,10 @@ export function createMailApi(options: MailApiOptions): MailApi {
     if (length > MAX_BODY_BYTES) throw new EmailJsError(413, EMAILJS_TEXTS.variablesTooLarge)
   }
 
-  /** 400s for missing ids, in the order EmailJS names them, then for an unknown public key. */
-  function checkPublicKey(ids: SendRequest['ids']): void {
-    if (!nonEmptyString(ids.user_id)) throw new EmailJsError(400, EMAILJS_TEXTS.userIdRequired)
-    if (!nonEmptyString(ids.service_id))
-      throw new EmailJsError(400, EMAILJS_TEXTS.serviceIdRequired)
-    if (!nonEmptyString(ids.template_id))
-      throw new EmailJsError(400, EMAILJS_TEXTS.templateIdRequired)
-    if (ids.user_id !== options.publicKey)
-      throw new EmailJsError(400, EMAILJS_TEXTS.publicKeyInvalid)
-  }
-
-  /**
-   * The account's security settings, checked once `user_id` has named the account (Facet's
-   * order: EmailJS's settings are per account, so they cannot apply before it is known).
-   */
-  function checkAccount(request: Request, ids: SendRequest['ids']): void {
-    if (!options.allowNonBrowser && !isBrowserRequest(request))
-      throw new EmailJsError(403, EMAILJS_TEXTS.nonBrowserDisabled)
-    if (options.privateKey === undefined) return
-    if (!nonEmptyString(ids.accessToken))
-      throw new EmailJsError(403, EMAILJS_TEXTS.privateKeyMissing)
-    if (!sameSecret(ids.accessToken, options.privateKey))
-      throw new EmailJsError(403, EMAILJS_TEXTS.privateKeyWrong)
-  }
-
-  /** 400 for a service the account does not have; `default_service` is the account's one. */
-  function checkService(ids: SendRequest['ids']): void {
-    if (ids.service_id !== options.serviceId && ids.service_id !== DEFAULT_SERVICE)
-      throw new EmailJsError(400, EMAILJS_TEXTS.serviceIdNotFound)
-  }
-
   /** Validates a request as EmailJS does, then stores (and relays) its message. */
   async function handle(request: Request, sent: SendRequest): Promise<void> {
-    checkPublicKey(sent.ids)
-    checkAccount(request, sent.ids)
-    checkService(sent.ids)
-    const template = templates.get(sent.ids.template_id as string)
+    const templateId = checkIds(request, sent.ids, account)
+    const template = templates.get(templateId)
     if (sent.size > MAX_VARIABLES_BYTES)
       throw new EmailJsError(413, EMAILJS_TEXTS.variablesTooLarge)
     const given = sent.params.message_id
@@ -221,7 +129,7 @@ export function createMailApi(options: MailApiOptions): MailApi {
     try {
       const rendered = renderTemplate(template, { ...sent.params, message_id: id })
       const { raw, envelope } = await composeMessage(id, rendered, {
-        template: sent.ids.template_id as string,
+        template: templateId,
         attachments: sent.attachments,
       })
       const file = await outbox.store(id, raw)
@@ -249,60 +157,6 @@ export function createMailApi(options: MailApiOptions): MailApi {
     }
   }
 
-  /** `/send`: JSON. A body that is not a JSON object reads as one with no ids (400). */
-  async function readJson(request: Request): Promise<SendRequest> {
-    let body: Record<string, unknown> = {}
-    try {
-      const parsed: unknown = JSON.parse(await request.text())
-      if (parsed && typeof parsed === 'object') body = parsed as Record<string, unknown>
-    } catch {
-      // Not JSON: the ids are missing, which is what EmailJS answers.
-    }
-    const raw = body.template_params
-    const given =
-      raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {}
-    const params: Record<string, string> = {}
-    for (const [key, value] of Object.entries(given)) params[key] = stringify(value)
-    return { ids: body, params, attachments: [], size: byteLength(JSON.stringify(params)) }
-  }
-
-  /** `/send-form`: multipart. Repeated fields are joined with ", "; files become attachments. */
-  async function readForm(request: Request): Promise<SendRequest> {
-    let form: FormData
-    try {
-      form = await request.formData()
-    } catch {
-      form = new FormData()
-    }
-    const field = (name: string) => form.get(name) ?? undefined
-    const sent: SendRequest = {
-      ids: {
-        user_id: field('user_id'),
-        service_id: field('service_id'),
-        template_id: field('template_id'),
-        accessToken: field('accessToken'),
-      },
-      params: {},
-      attachments: [],
-      size: 0,
-    }
-    for (const [key, value] of form.entries()) {
-      if (REQUEST_FIELDS.has(key)) continue
-      if (typeof value === 'string') {
-        sent.params[key] = key in sent.params ? `${sent.params[key]}, ${value}` : value
-        sent.size += byteLength(key) + byteLength(value)
-      } else if (value.size > 0) {
-        sent.attachments.push({
-          filename: value.name,
-          contentType: value.type || 'application/octet-stream',
-          content: Buffer.from(await value.arrayBuffer()),
-        })
-        sent.size += value.size
-      }
-    }
-    return sent
-  }
-
   const app = new Hono<Env>().basePath(base || '/')
 
   // Every answer carries CORS headers for the requesting origin, refusals included: the browser
@@ -327,7 +181,7 @@ export function createMailApi(options: MailApiOptions): MailApi {
 
   const endpoint =
     (read: (request: Request) => Promise<SendRequest>) => async (c: Context<Env>) => {
-      checkOrigin(c.req.raw)
+      checkOrigin(c.req.raw, account)
       checkRate(c.req.raw, c.env?.address)
       checkBodySize(c.req.raw)
       await handle(c.req.raw, await read(c.req.raw))
