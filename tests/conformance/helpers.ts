@@ -100,15 +100,18 @@ export async function freePort(): Promise<number> {
 }
 
 /** Resolves once the CLI prints its address; rejects with its output when it exits first. */
-export function started(child: ChildProcess): Promise<void> {
+export function started(
+  child: ChildProcess,
+  banner = 'Content API: http://127.0.0.1:',
+): Promise<void> {
   return new Promise((resolve, reject) => {
     let output = ''
     const onData = (chunk: Buffer) => {
       output += chunk.toString()
-      if (output.includes('Content API: http://127.0.0.1:')) resolve()
+      if (output.includes(banner)) resolve()
     }
     child.stdout!.on('data', onData)
     child.stderr!.on('data', onData)
-    child.on('exit', (code) => reject(new Error(`content-api exited with ${code}:\n${output}`)))
+    child.on('exit', (code) => reject(new Error(`the CLI exited with ${code}:\n${output}`)))
   })
 }
