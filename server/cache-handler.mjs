@@ -110,6 +110,8 @@ function connect(url) {
   client.on('ready', () => {
     if (state.state === 'down') console.log(`shared cache: Redis at ${state.url} is back.`)
     Object.assign(state, { state: 'ready', since: Date.now(), error: undefined })
+    // A Redis that restarted empty has lost the purges: every node writes back those it knows.
+    for (const [tag, entry] of tagsManifest) if (entry.at) state.unrecordedTags.add(tag)
     void recordUnrecordedTags(state)
   })
   client.on('error', (error) => {
@@ -278,15 +280,34 @@ async function readPurges(tags) {
 }
 
 /**
- * Writes this node's purges of the tags not yet in Redis (all of them while Redis is away).
- * Last write wins, as in Next's own tags manifest.
+ * Records purges in Redis unless a later one of the same tag is there already (the later call
+ * wins, as in Next's own manifest); atomic, so that nodes that replay purges at once keep the
+ * latest. KEYS[1]: the tags hash; ARGV: tag, manifest entry (JSON), its `at`; tag, entry, at; …
+ */
+const RECORD_PURGES = `
+for i = 1, #ARGV, 3 do
+  local current = redis.call('HGET', KEYS[1], ARGV[i])
+  if not current or (cjson.decode(current).at or 0) < tonumber(ARGV[i + 2]) then
+    redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
+  end
+end
+return 1`
+
+/**
+ * Writes this node's purges of the tags not yet in Redis. While Redis is away they wait here,
+ * and are written when it returns.
  * @param {Shared} s
  */
 async function recordUnrecordedTags(s) {
   const tags = [...s.unrecordedTags]
   if (tags.length === 0) return
-  const fields = Object.fromEntries(tags.map((tag) => [tag, JSON.stringify(tagsManifest.get(tag))]))
-  const done = await onRedis('record tag purges', (client) => client.hSet(TAGS_KEY, fields))
+  const args = tags.flatMap((tag) => {
+    const entry = tagsManifest.get(tag) ?? {}
+    return [tag, JSON.stringify(entry), String(entry.at ?? 0)]
+  })
+  const done = await onRedis('record tag purges', (client) =>
+    client.eval(RECORD_PURGES, { keys: [TAGS_KEY], arguments: args }),
+  )
   if (done === undefined) {
     console.warn(
       `shared cache: purge of ${tags.join(', ')} kept on this node; other nodes get it when ` +

@@ -147,6 +147,27 @@ describe('the shared cache handler', () => {
     expect((await a.get(after.key, after.get))?.value).toEqual(after.value)
   })
 
+  it('keeps the later of two purges of a tag, whichever node records it last', async () => {
+    const later = {
+      stale: Date.now() + 60_000,
+      expired: Date.now() + 60_000,
+      at: Date.now() + 60_000,
+    }
+    const client = createClient({ url: redis.url })
+    await client.connect()
+    try {
+      await client.hSet(TAGS_KEY, 'navigation', JSON.stringify(later))
+      await node().revalidateTag('navigation', { expire: 0 })
+      expect(JSON.parse((await client.hGet(TAGS_KEY, 'navigation'))!)).toEqual(later)
+      await node().revalidateTag('settings', { expire: 0 })
+      expect(JSON.parse((await client.hGet(TAGS_KEY, 'settings'))!)).toEqual(
+        tagsManifest.get('settings'),
+      )
+    } finally {
+      await client.close()
+    }
+  })
+
   it('never serves one build’s entries to another build', async () => {
     const entry = page('<h1>Build 1</h1>')
     await node('build-1').set(entry.key, entry.value, entry.set)
@@ -161,6 +182,7 @@ describe('the shared cache handler', () => {
     const [a, b] = [node(), node()]
     const before = page('<h1>Cached before the outage</h1>')
     await a.set(before.key, before.value, before.set)
+    await a.revalidateTag('journal', { expire: 0 })
 
     await redis.stop()
     await until(() => cacheStatus().shared && (cacheStatus() as { redis: string }).redis === 'down')
@@ -181,6 +203,8 @@ describe('the shared cache handler', () => {
     await until(() => (cacheStatus() as { redis: string }).redis === 'ready')
     expect(logs.mock.calls.flat().join('\n')).toMatch(/is back/)
     await until(() => purgedInRedis('prismic'))
+    // It restarted empty: the purges this node knew from before are written back too.
+    await until(() => purgedInRedis('journal'))
     const back = page('<h1>After the outage</h1>')
     await a.set(back.key, back.value, back.set)
     expect((await b.get(back.key, back.get))?.value).toEqual(back.value)
