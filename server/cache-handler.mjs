@@ -53,6 +53,11 @@ export const TAGS_KEY = `${KEY_PREFIX}tags`
 const ENTRY_TTL_SECONDS = 14 * 24 * 60 * 60
 /** A Redis that answers slower than this counts as away for that call: the node answers alone. */
 const COMMAND_TIMEOUT_MS = 1000
+/**
+ * After a command that Redis left unanswered, the node stops asking for this long: a Redis that
+ * hangs costs one request a second, not every request.
+ */
+const PAUSE_AFTER_TIMEOUT_MS = 5000
 /** How long the first requests wait for the first connection before answering from this node. */
 const FIRST_CONNECT_WAIT_MS = 2000
 /** The header in which Next lists a page's tags (next/dist/lib/constants.js). */
@@ -61,7 +66,7 @@ const CACHE_TAGS_HEADER = 'x-next-cache-tags'
 /**
  * @typedef {{ state: 'connecting' | 'ready' | 'down', since: number, error?: string,
  *   client: import('@redis/client').RedisClientType, url: string,
- *   firstConnect: Promise<void>, unrecordedTags: Set<string> }} Shared
+ *   firstConnect: Promise<void>, unrecordedTags: Set<string>, pausedUntil: number }} Shared
  */
 
 // One connection per process, kept on globalThis: Next creates a handler for every request, and
@@ -87,11 +92,8 @@ function connect(url) {
     url,
     // Fail at once while disconnected instead of queueing requests behind a dead connection.
     disableOfflineQueue: true,
-    commandOptions: {
-      timeout: COMMAND_TIMEOUT_MS,
-      // Entries are binary (v8-serialized); tag values are read back as text below.
-      typeMapping: { [RESP_TYPES.BLOB_STRING]: Buffer },
-    },
+    // Entries are binary (v8-serialized); tag values are read back as text below.
+    commandOptions: { typeMapping: { [RESP_TYPES.BLOB_STRING]: Buffer } },
     socket: {
       connectTimeout: COMMAND_TIMEOUT_MS,
       // Never give up: a node keeps serving alone and shares again once Redis is back.
@@ -105,6 +107,7 @@ function connect(url) {
     client,
     url: redact(url),
     unrecordedTags: new Set(),
+    pausedUntil: 0,
     firstConnect: Promise.resolve(),
   }
   client.on('ready', () => {
@@ -115,13 +118,15 @@ function connect(url) {
     void recordUnrecordedTags(state)
   })
   client.on('error', (error) => {
+    // Emitted again on every failed reconnection: logged once, when the connection is lost.
     if (state.state !== 'down') {
       console.error(
         `shared cache: Redis at ${state.url} is unreachable (${describe(error)}); this node ` +
           'serves from its own cache until it returns.',
       )
+      Object.assign(state, { state: 'down', since: Date.now() })
     }
-    Object.assign(state, { state: 'down', since: Date.now(), error: describe(error) })
+    state.error = describe(error)
   })
   // The first failure is reported by the 'error' event above; reconnection goes on by itself.
   state.firstConnect = client.connect().then(
@@ -252,10 +257,11 @@ async function onRedis(what, command) {
   const s = shared()
   if (!s) return undefined
   if (s.state === 'connecting') await Promise.race([s.firstConnect, delay(FIRST_CONNECT_WAIT_MS)])
-  if (!s.client.isReady) return undefined
+  if (!s.client.isReady || Date.now() < s.pausedUntil) return undefined
   try {
-    return await command(s.client)
+    return await withinTimeout(command(s.client))
   } catch (error) {
+    if (error instanceof RedisTimeout) s.pausedUntil = Date.now() + PAUSE_AFTER_TIMEOUT_MS
     if (s.error !== describe(error))
       console.error(`shared cache: could not ${what}: ${describe(error)}`)
     s.error = describe(error)
@@ -363,6 +369,30 @@ function redact(url) {
 /** @param {unknown} error */
 function describe(error) {
   return error instanceof Error ? error.message || error.name : String(error)
+}
+
+class RedisTimeout extends Error {
+  constructor() {
+    super(`no answer within ${COMMAND_TIMEOUT_MS} ms`)
+    this.name = 'RedisTimeout'
+  }
+}
+
+/**
+ * The command's answer, or a RedisTimeout after COMMAND_TIMEOUT_MS. By hand: the client's own
+ * `timeout` covers only commands not yet sent, and a Redis that hangs has received them.
+ * @template T
+ * @param {Promise<T>} answer
+ * @returns {Promise<T>}
+ */
+function withinTimeout(answer) {
+  let timer
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new RedisTimeout()), COMMAND_TIMEOUT_MS)
+  })
+  // A late answer, or a late failure, is dropped.
+  answer.catch(() => {})
+  return Promise.race([answer, timeout]).finally(() => clearTimeout(timer))
 }
 
 /** @param {number} ms */

@@ -99,6 +99,20 @@ async function purgedInRedis(tag: string): Promise<boolean> {
   }
 }
 
+/** How many reads (GET, HMGET) Redis has answered so far. */
+async function readCommands(): Promise<number> {
+  const client = createClient({ url: redis.url })
+  await client.connect()
+  try {
+    const stats = await client.info('commandstats')
+    const calls = (name: string) =>
+      Number(stats.match(new RegExp(`cmdstat_${name}:calls=(\\d+)`))?.[1] ?? 0)
+    return calls('get') + calls('hmget')
+  } finally {
+    await client.close()
+  }
+}
+
 async function until(condition: () => boolean | Promise<boolean>) {
   await vi.waitFor(
     async () => {
@@ -208,6 +222,33 @@ describe('the shared cache handler', () => {
     const back = page('<h1>After the outage</h1>')
     await a.set(back.key, back.value, back.set)
     expect((await b.get(back.key, back.get))?.value).toEqual(back.value)
+  }, 30_000)
+})
+
+describe('a Redis that stops answering', () => {
+  it('answers from the node’s own cache after a second, then leaves Redis alone a while', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const [a, b] = [node(), node()]
+    const entry = page('<h1>Cached before Redis hung</h1>')
+    await a.set(entry.key, entry.value, entry.set)
+    const before = await readCommands()
+    redis.pause()
+    try {
+      expect((await a.get(entry.key, entry.get))?.value).toEqual(entry.value)
+      expect(errors.mock.calls.flat().join('\n')).toMatch(/could not read a cache entry/)
+      expect((await a.get(entry.key, entry.get))?.value).toEqual(entry.value)
+    } finally {
+      redis.resume()
+    }
+    // Redis got the first read only: the second request did not wait on it again.
+    await until(async () => (await readCommands()) > before)
+    expect(await readCommands()).toBe(before + 1)
+    // Once it answers again, sharing resumes.
+    const later = page('<h1>After Redis answered again</h1>')
+    await until(async () => {
+      await a.set(later.key, later.value, later.set)
+      return (await b.get(later.key, later.get)) != null
+    })
   }, 30_000)
 })
 
