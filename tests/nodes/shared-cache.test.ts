@@ -5,7 +5,8 @@ import path from 'node:path'
 import { createClient } from '@redis/client'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { KEY_PREFIX } from '../../server/cache-handler.mjs'
-import { freeLoopbackPort, startRedis, type RedisServer } from '../fixtures/redis-server'
+import { freePort, started } from '../conformance/helpers'
+import { startRedis, type RedisServer } from '../fixtures/redis-server'
 
 /**
  * Two nodes of the production server on one build, sharing one Redis, as behind a load balancer.
@@ -65,7 +66,7 @@ function copyOfBuild(name: string): string {
 }
 
 async function startNode(name: string, siteUrl?: string): Promise<Node> {
-  const port = await freeLoopbackPort()
+  const port = await freePort()
   const origin = `http://127.0.0.1:${port}`
   const node = start([SERVER], {
     ...process.env,
@@ -143,7 +144,7 @@ beforeAll(async () => {
   redis = await startRedis()
   contentDir = mkdtempSync(path.join(tmpdir(), 'facet-nodes-'))
   cpSync('content', contentDir, { recursive: true })
-  contentApiPort = await freeLoopbackPort()
+  contentApiPort = await freePort()
   contentApi = start(
     [
       '--import',
@@ -159,7 +160,7 @@ beforeAll(async () => {
     ],
     { ...process.env, NODE_ENV: 'development' },
   )
-  await waitFor(async () => expect(contentApi.output()).toContain('Content API: http://'))
+  await started(contentApi.child)
   a = await startNode('a')
   // Behind one load balancer, every node has the same public origin.
   b = await startNode('b', a.origin)
