@@ -24,6 +24,9 @@ const nextConfig: NextConfig = {
   // A second build (the foreign-content check) can live beside the main one.
   distDir: process.env.NEXT_DIST_DIR || '.next',
   reactStrictMode: true,
+  // With REDIS_URL, every node shares one cache through Redis (docs/deploy.md, several nodes);
+  // without it, Next's own file cache. Read at build and at start, like every setting here.
+  cacheHandler: config.redisUrl ? require.resolve('./server/cache-handler.mjs') : undefined,
   // The site's CSS is small (one global sheet): inlined, it no longer blocks the first paint.
   experimental: { inlineCss: true },
   // The embedded content API reads the content folder at run time.

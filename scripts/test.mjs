@@ -1,7 +1,7 @@
 // `npm test`: format, lint, types, content check, units and conformance (Vitest), then the
-// production build, the bundle budgets (scripts/check-bundles.mjs) and end-to-end tests
-// (Playwright, real Chromium). Every stage runs even when an earlier one fails, and the last line
-// sums them all: `tests: N passed, N failed`.
+// production build, the bundle budgets (scripts/check-bundles.mjs), end-to-end tests
+// (Playwright, real Chromium) and two nodes sharing one Redis (Vitest, tests/nodes/). Every stage
+// runs even when an earlier one fails, and the last line sums them all: `tests: N passed, N failed`.
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
@@ -33,29 +33,30 @@ check('lint', bin('eslint'), ['.', '--max-warnings=0'])
 check('types', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json'])
 check('content', bin('tsx'), ['services/content-api/check-cli.ts'])
 
-// Units and conformance: count each test from Vitest's JSON report.
-const vitestJson = path.join(results, 'vitest.json')
-const vitestOk = run('units and conformance (vitest)', bin('vitest'), ['run'], {
-  VITEST_JSON: vitestJson,
-})
-if (existsSync(vitestJson)) {
-  const report = JSON.parse(readFileSync(vitestJson, 'utf8'))
+/** A Vitest run whose tests are counted one by one, from its JSON report. */
+function vitest(label, name, args) {
+  const json = path.join(results, `${name}.json`)
+  const ok = run(label, bin('vitest'), ['run', ...args], { VITEST_JSON: json })
+  if (!existsSync(json)) {
+    totals.failed += 1
+    lines.push(`${name}: FAILED (no report)`)
+    return
+  }
+  const report = JSON.parse(readFileSync(json, 'utf8'))
   // A file that fails to load has no failed test of its own: count it as one failure.
   const brokenFiles = (report.testResults ?? []).filter(
     (file) =>
       file.status === 'failed' && !file.assertionResults?.some((a) => a.status === 'failed'),
   ).length
   const failed =
-    report.numFailedTests +
-    brokenFiles +
-    (vitestOk || report.numFailedTests + brokenFiles > 0 ? 0 : 1)
+    report.numFailedTests + brokenFiles + (ok || report.numFailedTests + brokenFiles > 0 ? 0 : 1)
   totals.passed += report.numPassedTests
   totals.failed += failed
-  lines.push(`vitest: ${report.numPassedTests} passed, ${failed} failed`)
-} else {
-  totals.failed += 1
-  lines.push('vitest: FAILED (no report)')
+  lines.push(`${name}: ${report.numPassedTests} passed, ${failed} failed`)
 }
+
+// Units and conformance.
+vitest('units and conformance (vitest)', 'vitest', [])
 
 // End to end, against the production build.
 const buildOk = run('build', process.execPath, ['scripts/build-if-needed.mjs'], {
@@ -84,6 +85,10 @@ if (!buildOk) {
     lines.push('playwright: FAILED (no report)')
   }
 }
+
+// Several nodes on that build sharing one Redis (tests/nodes/): the webhook on one purges all.
+if (buildOk)
+  vitest('several nodes (vitest)', 'several-nodes', ['--config', 'vitest.nodes.config.ts'])
 
 // The site built against a content folder no test has seen, served by the standalone content API.
 {

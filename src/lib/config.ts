@@ -97,6 +97,14 @@ const envSchema = z.object({
     return Number(value)
   }),
   MAIL_API_DEDUPE: booleanFlag('MAIL_API_DEDUPE'),
+  REDIS_URL: optionalString.pipe(
+    z
+      .url({
+        protocol: /^rediss?$/,
+        error: 'expected a redis:// or rediss:// URL such as redis://10.0.0.5:6379',
+      })
+      .optional(),
+  ),
   NEXT_PUBLIC_EMAILJS_PUBLIC_KEY: optionalString,
   NEXT_PUBLIC_EMAILJS_SERVICE_ID: optionalString,
   NEXT_PUBLIC_EMAILJS_CONTACT_TEMPLATE_ID: optionalString,
@@ -162,6 +170,8 @@ export type Config = {
   content: ContentConfig
   mail: MailConfig
   webhookSecret?: string
+  /** The Redis that every node shares Next's cache through (server/cache-handler.mjs). */
+  redisUrl?: string
 }
 
 /** The ids the embedded mail API accepts in local mode; hosted mode replaces them with env. */
@@ -251,6 +261,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     content,
     mail,
     webhookSecret: e.PRISMIC_WEBHOOK_SECRET,
+    redisUrl: e.REDIS_URL,
   }
 }
 

@@ -43,6 +43,19 @@ describe('loadConfig', () => {
     }
   })
 
+  it('takes a redis:// or rediss:// URL for REDIS_URL, and none by default', () => {
+    expect(loadConfig({}).redisUrl).toBeUndefined()
+    expect(loadConfig({ REDIS_URL: 'redis://10.0.0.5:6379/2' }).redisUrl).toBe(
+      'redis://10.0.0.5:6379/2',
+    )
+    expect(loadConfig({ REDIS_URL: 'rediss://user:pw@cache.example:6380' }).redisUrl).toBe(
+      'rediss://user:pw@cache.example:6380',
+    )
+    expect(problems({ REDIS_URL: 'http://cache:6379' })).toEqual([
+      'REDIS_URL: expected a redis:// or rediss:// URL such as redis://10.0.0.5:6379',
+    ])
+  })
+
   it('names every missing EmailJS variable when only some are set', () => {
     const found = problems({
       NEXT_PUBLIC_EMAILJS_PUBLIC_KEY: 'pk',
@@ -92,6 +105,7 @@ describe('loadConfig', () => {
       PORT: 'eighty',
       SITE_URL: 'not a url',
       SMTP_URL: 'http://mail',
+      REDIS_URL: 'localhost:6379',
       NEXT_PUBLIC_EMAILJS_THROTTLE_MS: '-5',
       NEXT_PUBLIC_EMAILJS_BLOCK_HEADLESS: 'maybe',
     })
@@ -99,6 +113,7 @@ describe('loadConfig', () => {
       'NEXT_PUBLIC_EMAILJS_BLOCK_HEADLESS',
       'NEXT_PUBLIC_EMAILJS_THROTTLE_MS',
       'PORT',
+      'REDIS_URL',
       'SITE_URL',
       'SMTP_URL',
     ])
