@@ -24,6 +24,7 @@ import {
 import { resolveRoute, parseRoutes, type Route } from './routes'
 import { applyGraphQuery, GraphQueryError, parseGraphQuery, type Selection } from './graphquery'
 import { formatProblems, loadModels, validateContent } from './validate'
+import { createWriteApp, type WriteApiOptions } from './write'
 
 /**
  * The embedded, Prismic-compatible Content API: a Web-standard `Request → Response` handler
@@ -46,6 +47,8 @@ export type ContentApiOptions = {
   retryAfter?: number
   /** Reload the folder when it changes, moving the master ref (development). */
   watch?: boolean
+  /** Also serve the write stand-ins (Migration, Asset, Custom Types APIs) over the folder. */
+  write?: WriteApiOptions
 }
 
 /** Thrown when the content folder is invalid; its message is the full report. */
@@ -128,6 +131,17 @@ export function createContentApi(options: ContentApiOptions): ContentApi {
       'Cache-Control': 'public, max-age=31536000, immutable',
     })
   })
+
+  if (options.write) {
+    const changed = () => {
+      dirty = true
+    }
+    const modelsDir = options.modelsDir ?? options.contentDir
+    app.route(
+      '/',
+      createWriteApp({ ...options.write, contentDir: options.contentDir, modelsDir, changed }),
+    )
+  }
 
   app.notFound((c) => c.body(null, 404))
   app.onError((error, c) => {
