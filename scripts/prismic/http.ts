@@ -12,7 +12,11 @@ export class RateLimitedError extends Error {
   }
 }
 
-export type WatchedFetch = typeof fetch & { rateLimited: () => number }
+export type WatchedFetch = typeof fetch & {
+  rateLimited: () => number
+  /** The last answer of 400 or more (other than 429), e.g. `503 PUT https://…`. */
+  lastFailure: () => string | undefined
+}
 
 /** Wraps `fetch`, logging each 429 through `log`. */
 export function watchedFetch(
@@ -20,6 +24,7 @@ export function watchedFetch(
   { maxRateLimited = 8, retry429 = false } = {},
 ): WatchedFetch {
   let total = 0
+  let failure: string | undefined
   const streak = new Map<string, number>()
   const run = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
@@ -28,6 +33,7 @@ export function watchedFetch(
       const response = await fetch(input, init)
       if (response.status !== 429) {
         streak.delete(key)
+        if (response.status >= 400) failure = `${response.status} ${key}`
         return response
       }
       total += 1
@@ -46,5 +52,8 @@ export function watchedFetch(
       await new Promise((resolve) => setTimeout(resolve, wait * 1000))
     }
   }
-  return Object.assign(run, { rateLimited: () => total }) as WatchedFetch
+  return Object.assign(run, {
+    rateLimited: () => total,
+    lastFailure: () => failure,
+  }) as WatchedFetch
 }

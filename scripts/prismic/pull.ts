@@ -44,7 +44,8 @@ export async function pullRepository(options: PullOptions): Promise<PullSummary>
   if (existsSync(options.out) && readdirSync(options.out).length > 0)
     throw new PrismicSyncError(`--out ${options.out} is not empty; pull into a new folder.`)
   const fetch = watchedFetch(log, { retry429: true })
-  const client = prismic.createClient(endpoints.contentApi, {
+  const client = prismic.createClient(endpoints.name, {
+    documentAPIEndpoint: endpoints.contentApi,
     accessToken: options.accessToken,
     fetch,
   })

@@ -70,7 +70,10 @@ type Clients = {
   endpoints: RepositoryEndpoints
   write: prismic.WriteClient
   customTypes: customTypes.CustomTypesClient
+  /** The write client's fetch (the client retries 429 itself). */
   fetch: WatchedFetch
+  /** For the Custom Types client and our own reads, which do not retry 429 by themselves. */
+  retrying: WatchedFetch
   token: string
 }
 
@@ -85,10 +88,12 @@ export async function pushRepository(options: PushOptions): Promise<PushSummary>
   const modelsDir = options.modelsDir ?? defaultModelsDir(options.contentDir)
   const store = validatedContent(options.contentDir, modelsDir)
   const fetch = watchedFetch(log)
+  const retrying = watchedFetch(log, { retry429: true })
   const clients: Clients = {
     endpoints,
     token,
     fetch,
+    retrying,
     write: prismic.createWriteClient(endpoints.name, {
       documentAPIEndpoint: endpoints.contentApi,
       migrationAPIEndpoint: endpoints.migrationApi,
@@ -101,7 +106,7 @@ export async function pushRepository(options: PushOptions): Promise<PushSummary>
       repositoryName: endpoints.name,
       endpoint: endpoints.customTypesApi,
       token,
-      fetch: watchedFetch(log, { retry429: true }),
+      fetch: retrying,
     }),
   }
   const stateFile =
@@ -153,7 +158,7 @@ export async function pushRepository(options: PushOptions): Promise<PushSummary>
       summary.published = totalItems
     }
   }
-  summary.rateLimited = fetch.rateLimited()
+  summary.rateLimited = fetch.rateLimited() + retrying.rateLimited()
   summary.seconds = (Date.now() - started) / 1000
   logSummary(summary, endpoints, options, log)
   return summary
@@ -308,7 +313,7 @@ async function listAssets(clients: Clients): Promise<Asset[]> {
     const url = new URL(`${clients.endpoints.assetApi}/assets`)
     url.searchParams.set('limit', '100')
     if (cursor) url.searchParams.set('cursor', cursor)
-    const response = await clients.fetch(url, {
+    const response = await clients.retrying(url, {
       headers: { repository: clients.endpoints.name, authorization: `Bearer ${clients.token}` },
     })
     if (!response.ok) {
@@ -369,7 +374,9 @@ async function uploadMedia(
       },
     })
   } catch (error) {
-    throw new PrismicSyncError(`media/${current}: uploading failed: ${describeError(error)}`)
+    throw new PrismicSyncError(
+      `media/${current}: uploading failed: ${describeError(error)}${answered(clients)}`,
+    )
   } finally {
     record()
   }
@@ -547,10 +554,16 @@ async function migrateDocuments(
     record()
     const where = current ? `${current.plan.entry.file} (${current.step})` : 'documents'
     throw new PrismicSyncError(
-      `${where}: ${describeError(error)}. What was done is recorded; run the push again to go on.`,
+      `${where}: ${describeError(error)}${answered(clients)}. What was done is recorded; run the push again to go on.`,
     )
   }
   record()
+}
+
+/** The service's last error answer, for the message: " (the service answered 503 PUT …)". */
+function answered(clients: Clients): string {
+  const failure = clients.fetch.lastFailure()
+  return failure ? ` (the service answered ${failure})` : ''
 }
 
 type Resolve = {
