@@ -18,10 +18,22 @@ export type WatchedFetch = typeof fetch & {
   lastFailure: () => string | undefined
 }
 
+export type WatchOptions = {
+  /** 429s in a row for one request before giving up. */
+  maxRateLimited?: number
+  /** Retry a 429 here (for clients that do not). */
+  retry429?: boolean
+  /**
+   * Sees every successful answer before the client does, e.g. to record a created document's
+   * id the moment the service gives it.
+   */
+  onSuccess?: (request: string, response: Response) => Promise<void>
+}
+
 /** Wraps `fetch`, logging each 429 through `log`. */
 export function watchedFetch(
   log: (line: string) => void,
-  { maxRateLimited = 8, retry429 = false } = {},
+  { maxRateLimited = 8, retry429 = false, onSuccess }: WatchOptions = {},
 ): WatchedFetch {
   let total = 0
   let failure: string | undefined
@@ -34,6 +46,7 @@ export function watchedFetch(
       if (response.status !== 429) {
         streak.delete(key)
         if (response.status >= 400) failure = `${response.status} ${key}`
+        else if (onSuccess) await onSuccess(key, response.clone())
         return response
       }
       total += 1

@@ -87,7 +87,13 @@ export async function pushRepository(options: PushOptions): Promise<PushSummary>
     throw new PrismicSyncError('PRISMIC_WRITE_TOKEN is not set: the write APIs need a write token.')
   const modelsDir = options.modelsDir ?? defaultModelsDir(options.contentDir)
   const store = validatedContent(options.contentDir, modelsDir)
-  const fetch = watchedFetch(log)
+  const stateFile =
+    options.stateFile ?? stateFileFor(endpoints.standalone ? endpoints.origin : endpoints.name)
+  const state = readState(stateFile)
+  const save = () => {
+    if (!options.dryRun) saveState(stateFile, state)
+  }
+  const fetch = watchedFetch(log, { onSuccess: recordCreated(store, state, save) })
   const retrying = watchedFetch(log, { retry429: true })
   const clients: Clients = {
     endpoints,
@@ -109,19 +115,14 @@ export async function pushRepository(options: PushOptions): Promise<PushSummary>
       fetch: retrying,
     }),
   }
-  const stateFile =
-    options.stateFile ?? stateFileFor(endpoints.standalone ? endpoints.origin : endpoints.name)
-  const state = readState(stateFile)
-  const save = () => {
-    if (!options.dryRun) saveState(stateFile, state)
-  }
   const prefix = options.dryRun ? '(dry run) ' : ''
   log(`${prefix}Pushing ${store.dir} to ${endpoints.contentApi}`)
 
   await checkLanguages(clients, store)
   const models = await pushModels(clients, modelsDir, options, log)
+  const usedMedia = mediaUsedBy(store)
+  const media = await planMedia(clients, store, state, usedMedia, log)
   const documents = planDocuments(store, state, await publishedDocuments(clients))
-  const media = await planMedia(clients, store, state, documents.usedMedia)
   // Each new document takes two writes (created empty, then given its data), as migrate() does.
   const progress = new Progress(
     media.upload.length + 2 * documents.creates + documents.updates,
@@ -170,6 +171,40 @@ function validatedContent(contentDir: string, modelsDir: string): ContentStore {
   if (problems.length > 0)
     throw new PrismicSyncError(`Nothing was pushed. ${formatProblems(problems, store.dir)}`)
   return store
+}
+
+/**
+ * Records each created document's and asset's id the moment the service answers, before the
+ * client goes on: a push killed right after a create still knows, when run again, that the
+ * document exists (the Migration API has no way to look documents up).
+ */
+function recordCreated(
+  store: ContentStore,
+  state: PushState,
+  save: () => void,
+): (request: string, response: Response) => Promise<void> {
+  return async (request, response) => {
+    if (/^POST .*\/documents$/.test(request) && response.status === 201) {
+      const created = (await response.json()) as {
+        id: string
+        type: string
+        lang: string
+        uid?: string
+      }
+      const entry = store.documents.find(
+        (e) =>
+          e.doc.type === created.type &&
+          e.doc.lang === created.lang &&
+          (e.doc.uid ?? undefined) === (created.uid ?? undefined),
+      )
+      if (entry) state.documents[stateKey(entry)] = { id: created.id }
+      save()
+    } else if (/^POST .*\/assets$/.test(request) && response.status === 200) {
+      const asset = (await response.json()) as { id: string; filename: string }
+      state.assets[asset.filename] = asset.id
+      save()
+    }
+  }
 }
 
 /** Prismic creates documents only in the repository's languages, set in its settings. */
@@ -284,9 +319,18 @@ async function planMedia(
   store: ContentStore,
   state: PushState,
   used: Set<string>,
+  log: (line: string) => void,
 ): Promise<{ upload: string[]; skip: number }> {
   const remote = await listAssets(clients)
   const byId = new Map(remote.map((a) => [a.id, a]))
+  // Every push uploads media before documents, so a recorded asset that is gone means the
+  // repository is not the one the record was made for (a new rehearsal folder, a reset
+  // repository): its recorded documents are gone too.
+  if (Object.values(state.assets).some((id) => !byId.has(id))) {
+    log('The media library lacks assets an earlier push recorded: starting from an empty record.')
+    state.assets = {}
+    state.documents = {}
+  }
   const upload: string[] = []
   let skip = 0
   for (const rel of [...used].sort()) {
@@ -396,7 +440,6 @@ type DocumentsPlan = {
   creates: number
   updates: number
   unchanged: number
-  usedMedia: Set<string>
 }
 
 function stateKey(entry: StoredDocument): string {
@@ -417,9 +460,7 @@ function planDocuments(
   published: prismic.PrismicDocument[],
 ): DocumentsPlan {
   const remote = new Map(published.map((d) => [`${d.type}\0${d.uid ?? ''}\0${d.lang}`, d.id]))
-  const usedMedia = new Set<string>()
   const plans: DocumentPlan[] = store.documents.map((entry) => {
-    collectMedia(entry.doc.data, usedMedia)
     const recorded = state.documents[stateKey(entry)]
     const remoteId =
       recorded?.id ?? remote.get(`${entry.doc.type}\0${entry.doc.uid ?? ''}\0${entry.doc.lang}`)
@@ -446,8 +487,14 @@ function planDocuments(
     creates: count('create'),
     updates: count('update'),
     unchanged: count('unchanged'),
-    usedMedia,
   }
+}
+
+/** The media paths every document uses. */
+function mediaUsedBy(store: ContentStore): Set<string> {
+  const out = new Set<string>()
+  for (const entry of store.documents) collectMedia(entry.doc.data, out)
+  return out
 }
 
 function collectMedia(value: Json, out: Set<string>): void {

@@ -13,7 +13,8 @@ import { listFiles, readJsonOr, writeFileAtomic, writeJsonAtomic } from './files
  * content folder's `media/`: an uploaded file becomes `media/<filename>`, and an asset's id is the
  * id the content API already gives that file (`stableId("media:<path>")`), so images in served
  * documents and assets in the library agree. Notes, credits, alt and tags live in
- * `media/.assets.json` (a dot file: the content loader skips it).
+ * `.assets.json` beside `media/`, out of what `/media/` serves (and a dot file, which the
+ * content loader skips).
  */
 
 /** An asset as the Asset API returns it (`Asset` in @prismicio/client's types/api/asset). */
@@ -88,7 +89,7 @@ export function createAssetApi(options: {
   changed: () => void
 }): Hono {
   const mediaDir = path.join(options.contentDir, 'media')
-  const metaFile = path.join(mediaDir, '.assets.json')
+  const metaFile = path.join(options.contentDir, '.assets.json')
   const readMeta = () => readJsonOr<MetaFile>(metaFile, { assets: {}, tags: [] })
 
   const toAsset = (c: Context, rel: string, meta: MetaFile): PrismicAsset => {
