@@ -145,8 +145,15 @@ describe('Migration API and Asset API stand-ins', () => {
       )
       await write.migrate(migration as never)
       expect(await read.dangerouslyGetAll({ lang: '*' })).toEqual([])
+      const release = (await read.getRefs()).find((r) => !r.isMasterRef)
+      expect(release).toMatchObject({ id: 'migration-release', label: 'Migration release' })
+      const draft = await read.getByUID('article', 'first', { ref: release!.ref })
+      expect(draft.data.title).toBe('First')
 
       expect(await write.publishMigrationRelease()).toEqual({ totalItems: 2 })
+      // Read afresh: the client keeps the repository's refs for a few seconds.
+      const after = (await (await fetch(repo.endpoint)).json()) as prismic.Repository
+      expect(after.refs.map((r) => r.isMasterRef)).toEqual([true])
       const en = await read.getByUID('article', 'first')
       expect(en.id).toBe(first.document.id)
       expect(en.tags).toEqual(['news'])

@@ -4,7 +4,8 @@ import { Hono } from 'hono'
 import { writeJsonAtomic } from './files'
 import { createAssetApi } from './assets'
 import { createCustomTypesApi } from './custom-types'
-import { createMigrationApi } from './migration'
+import type { ContentStore } from '../store'
+import { createMigrationApi, createReleaseView } from './migration'
 
 /**
  * The writable repository: stand-ins for Prismic's three write APIs, each under its own path of
@@ -27,15 +28,44 @@ export const WRITE_API_PATHS = {
   customTypes: '/customtypes-api',
 } as const
 
+/** The write stand-ins, and the migration release as the Content API serves it. */
+export type WriteApp = {
+  app: Hono
+  /** The migration release's ref (`isMasterRef: false`), while the release has documents. */
+  refs: () => { id: string; ref: string; label: string; isMasterRef: false }[]
+  /** The store to search for `ref` when it is the migration release's. */
+  storeFor: (ref: string | undefined) => ContentStore | undefined
+}
+
 /** Mounts the three stand-ins over `contentDir` (documents, media) and `modelsDir` (models). */
 export function createWriteApp(
   options: WriteApiOptions & { contentDir: string; modelsDir: string; changed: () => void },
-): Hono {
+): WriteApp {
   const app = new Hono()
   app.route(WRITE_API_PATHS.migration, createMigrationApi(options))
   app.route(WRITE_API_PATHS.asset, createAssetApi(options))
   app.route(WRITE_API_PATHS.customTypes, createCustomTypesApi(options))
-  return app
+  const release = createReleaseView(options.contentDir)
+  return {
+    app,
+    refs: () => {
+      const store = release()
+      return store
+        ? [
+            {
+              id: 'migration-release',
+              ref: store.ref,
+              label: 'Migration release',
+              isMasterRef: false,
+            },
+          ]
+        : []
+    },
+    storeFor: (ref) => {
+      const store = ref ? release() : undefined
+      return store?.ref === ref ? store : undefined
+    },
+  }
 }
 
 /**

@@ -1,8 +1,15 @@
-import { existsSync, mkdirSync, rmSync, symlinkSync, mkdtempSync, cpSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { Hono, type Context } from 'hono'
-import { loadContent, prismicTimestamp, stableId, type Json, type JsonObject } from '../store'
+import {
+  loadContent,
+  prismicTimestamp,
+  stableId,
+  type ContentStore,
+  type Json,
+  type JsonObject,
+} from '../store'
 import { formatProblems, loadModels, validateContent } from '../validate'
 import { assetPaths } from './assets'
 import { limitWrites, requireWriteToken, type Refuse } from './auth'
@@ -225,8 +232,11 @@ export function publish(
   return { ok: true, published: files.length }
 }
 
-/** The content check's report for the repository with the release applied, or '' when valid. */
-function validateWithRelease(dir: string, modelsDir: string, releaseFiles: string[]): string {
+/**
+ * Runs `read` on a temporary content folder holding the repository with the release applied:
+ * published documents, then release documents over them, the same `repository.json` and media.
+ */
+function withReleaseView<T>(dir: string, releaseFiles: string[], read: (view: string) => T): T {
   const view = mkdtempSync(path.join(tmpdir(), 'facet-release-'))
   try {
     if (existsSync(path.join(dir, 'repository.json')))
@@ -239,13 +249,45 @@ function validateWithRelease(dir: string, modelsDir: string, releaseFiles: strin
       mkdirSync(path.dirname(path.join(view, 'documents', rel)), { recursive: true })
       cpSync(path.join(dir, RELEASE, 'documents', rel), path.join(view, 'documents', rel))
     }
+    return read(view)
+  } finally {
+    rmSync(view, { recursive: true, force: true })
+  }
+}
+
+/** The content check's report for the repository with the release applied, or '' when valid. */
+function validateWithRelease(dir: string, modelsDir: string, releaseFiles: string[]): string {
+  return withReleaseView(dir, releaseFiles, (view) => {
     const store = loadContent(view)
     const problems = [...store.problems, ...validateContent(store, modelsDir)]
     return problems.length > 0
       ? formatProblems(problems, 'with the migration release').replaceAll(view, dir)
       : ''
-  } finally {
-    rmSync(view, { recursive: true, force: true })
+  })
+}
+
+/**
+ * The migration release as the Content API serves it under its own ref (`isMasterRef: false`):
+ * the published documents with the release's versions over them, as a Prismic release is. It
+ * is served as it is, drafts and all (as Prismic serves a release to a token allowed to see it);
+ * only publishing checks it. Rebuilt when a release file changes.
+ */
+export function createReleaseView(dir: string): () => ContentStore | undefined {
+  let cached: { signature: string; store: ContentStore } | undefined
+  return () => {
+    const root = path.join(dir, RELEASE, 'documents')
+    const files = listFiles(root)
+    if (files.length === 0) return undefined
+    const signature = files
+      .map((rel) => `${rel}:${statSync(path.join(root, rel)).mtimeMs}`)
+      .join('|')
+    if (cached?.signature !== signature) {
+      const store = withReleaseView(dir, files, (view) => loadContent(view))
+      // Media stay where the published repository serves them.
+      store.dir = path.resolve(dir)
+      cached = { signature, store }
+    }
+    return cached.store
   }
 }
 
