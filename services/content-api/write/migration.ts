@@ -101,32 +101,9 @@ export function createMigrationApi(options: MigrationApiOptions): Hono {
     if (withUid && !uid) throw new MigrationError(400, `Documents of type "${type}" need a uid.`)
     if (!withUid && uid) throw new MigrationError(400, `Documents of type "${type}" have no uid.`)
     const all = locateAll(dir)
-    let key: string
-    if (typeof body.alternate_language_id === 'string' && body.alternate_language_id) {
-      const master = all.get(body.alternate_language_id)
-      if (!master || master.type !== type)
-        throw new MigrationError(
-          400,
-          `alternate_language_id "${body.alternate_language_id}" is not a document of type "${type}".`,
-        )
-      key = master.key
-    } else if (model.repeatable === false) key = type
-    else key = freeKey(all, type, uid ?? stableId(`${type}/${Date.now()}/${Math.random()}`))
-    for (const [id, doc] of all) {
-      if (doc.type !== type || doc.lang !== lang) continue
-      if (doc.key === key)
-        throw new MigrationError(
-          400,
-          model.repeatable === false
-            ? `The single type "${type}" already has a document in ${lang} (${id}).`
-            : `A document of type "${type}" in ${lang} already exists for this key (${id}).`,
-        )
-      if (uid && readDoc(dir, doc).uid === uid)
-        throw new MigrationError(
-          400,
-          `The uid "${uid}" is already used by ${id} (${type}, ${lang}).`,
-        )
-    }
+    const single = model.repeatable === false
+    const key = keyForNewDocument(all, type, single, uid, body.alternate_language_id)
+    assertFree(dir, all, { type, lang, key, uid, single })
     const id = stableId(`${type}/${key}/${lang}`)
     const data = toContentData(dir, all, body.data, '$.data')
     writeJsonAtomic(path.join(dir, RELEASE, 'documents', type, key, `${lang}.json`), {
@@ -315,6 +292,51 @@ function readDoc(dir: string, doc: Located): DocFile {
   const root = doc.published ? 'documents' : path.join(RELEASE, 'documents')
   const release = path.join(dir, RELEASE, 'documents', doc.rel)
   return readJsonOr<DocFile>(existsSync(release) ? release : path.join(dir, root, doc.rel), {})
+}
+
+/**
+ * The folder of a new document: its master-language document's for a translation, the type's
+ * for a single type, else its uid (made unique within the type) or a new id.
+ */
+function keyForNewDocument(
+  all: Map<string, Located>,
+  type: string,
+  single: boolean,
+  uid: string | undefined,
+  alternateId: Json | undefined,
+): string {
+  if (typeof alternateId === 'string' && alternateId) {
+    const master = all.get(alternateId)
+    if (!master || master.type !== type)
+      throw new MigrationError(
+        400,
+        `alternate_language_id "${alternateId}" is not a document of type "${type}".`,
+      )
+    return master.key
+  }
+  if (single) return type
+  return freeKey(all, type, uid ?? stableId(`${type}/${Date.now()}/${Math.random()}`))
+}
+
+/** Refuses a second document for one key and language, or a uid already used in that language. */
+function assertFree(
+  dir: string,
+  all: Map<string, Located>,
+  wanted: { type: string; lang: string; key: string; uid?: string; single: boolean },
+): void {
+  const { type, lang, key, uid, single } = wanted
+  for (const [id, doc] of all) {
+    if (doc.type !== type || doc.lang !== lang) continue
+    if (doc.key === key)
+      throw new MigrationError(
+        400,
+        single
+          ? `The single type "${type}" already has a document in ${lang} (${id}).`
+          : `A document of type "${type}" in ${lang} already exists for this key (${id}).`,
+      )
+    if (uid && readDoc(dir, doc).uid === uid)
+      throw new MigrationError(400, `The uid "${uid}" is already used by ${id} (${type}, ${lang}).`)
+  }
 }
 
 /** A key for a new translation group: the uid, or the uid and a number when another group has it. */
