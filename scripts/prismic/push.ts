@@ -522,15 +522,16 @@ function linkedIds(value: Json, out: string[] = []): string[] {
   return out
 }
 
-/** Creates and updates documents through `migrate()`, recording each new id at once. */
-async function migrateDocuments(
-  clients: Clients,
+/**
+ * The migration of every document to create or update: masters first, so that a translation can
+ * name its master-language document, and data whose links name the migration's documents (the
+ * client puts in their new ids) or the ids of documents already there.
+ */
+function prepareMigration(
   store: ContentStore,
   state: PushState,
   plan: DocumentsPlan,
-  progress: Progress,
-  save: () => void,
-): Promise<void> {
+): { migration: prismic.Migration; active: DocumentPlan[] } {
   const migration = prismic.createMigration()
   const bySource = new Map(plan.plans.map((p) => [p.entry.doc.id, p]))
   const master = store.masterLang
@@ -540,7 +541,6 @@ async function migrateDocuments(
     groups.set(key, [...(groups.get(key) ?? []), p])
   }
   const active = plan.plans.filter((p) => p.action !== 'unchanged')
-  // Masters first, so a translation can name its master-language document.
   active.sort((a, b) => Number(a.entry.doc.lang !== master) - Number(b.entry.doc.lang !== master))
   for (const p of active) {
     const { type, lang, uid, tags } = p.entry.doc
@@ -575,6 +575,19 @@ async function migrateDocuments(
     }) as never
   }
 
+  return { migration, active }
+}
+
+/** Creates and updates documents through `migrate()`, recording each new id at once. */
+async function migrateDocuments(
+  clients: Clients,
+  store: ContentStore,
+  state: PushState,
+  plan: DocumentsPlan,
+  progress: Progress,
+  save: () => void,
+): Promise<void> {
+  const { migration, active } = prepareMigration(store, state, plan)
   const record = (done?: DocumentPlan) => {
     for (const p of active) {
       const id = p.migrationDoc?.document.id
@@ -705,7 +718,7 @@ function logSummary(
   if (s.published !== undefined) log(`Published the migration release: ${s.published} document(s).`)
   else if (s.documents.created + s.documents.updated > 0)
     log(
-      `The documents are in the repository's migration release. Publish it in Prismic, or run: npm run prismic:publish -- --repository ${endpoints.standalone ? endpoints.contentApi : endpoints.name}`,
+      `The documents went into the repository's migration release: publish it in Prismic's Migration Releases tab, or run: npm run prismic:publish -- --repository ${endpoints.standalone ? endpoints.contentApi : endpoints.name} (a stand-in started with --publish-migrations has published it already).`,
     )
   log(`Done in ${formatSeconds(s.seconds)}.`)
 }

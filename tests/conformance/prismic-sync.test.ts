@@ -267,6 +267,50 @@ describe('prismic:push under the service limits and failures', () => {
   }, 60_000)
 })
 
+describe('prismic:pull', () => {
+  it('pulls the models too when given a write token, into a folder that checks on its own', async () => {
+    const repo = await serveWritableRepository()
+    try {
+      await push(repo, contentFolder({}, ['en-us', 'fr-fr']), { publish: true })
+      const out = path.join(tempDir('pull'), 'with-models')
+      const summary = await pullRepository({
+        repository: repo.endpoint,
+        out,
+        writeToken: 'secret',
+        log: () => {},
+      })
+      expect(summary).toMatchObject({ documents: 2, languages: 2, models: 19 })
+      expect(listFiles(out)).toEqual(
+        expect.arrayContaining([
+          'customtypes/page/index.json',
+          'slices/hero/model.json',
+          'documents/page/hello-en-us/en-us.json',
+          'documents/page/hello-en-us/fr-fr.json',
+        ]),
+      )
+      const store = loadContent(out)
+      expect(validateContent(store, out)).toEqual([])
+      expect(store.documents[0]!.doc.alternate_languages).toHaveLength(1)
+    } finally {
+      await repo.close()
+    }
+  }, 60_000)
+
+  it('refuses a folder that is not empty, and leaves it as it was', async () => {
+    const repo = await serveWritableRepository()
+    const out = tempDir('pull')
+    writeFileSync(path.join(out, 'keep.txt'), 'mine')
+    try {
+      await expect(
+        pullRepository({ repository: repo.endpoint, out, log: () => {} }),
+      ).rejects.toThrow(/--out .* is not empty; pull into a new folder/)
+      expect(listFiles(out)).toEqual(['keep.txt'])
+    } finally {
+      await repo.close()
+    }
+  })
+})
+
 describe('prismic:push and prismic:pull with the sample content', () => {
   it(
     'pushes content/ into an empty repository, stopped halfway and run again without duplicates; published, it serves what content/ serves; pulled back, it is content/ again',
