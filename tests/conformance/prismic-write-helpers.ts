@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { AddressInfo } from 'node:net'
@@ -24,7 +24,7 @@ export type WritableOptions = WriteApiOptions & {
   fault?: (request: Request) => Response | undefined
 }
 
-/** Serves a new, empty writable repository in a temporary folder. */
+/** Serves a new, empty writable repository in a temporary folder (removed by `close()`). */
 export async function serveWritableRepository(
   options: WritableOptions = {},
 ): Promise<WritableRepository> {
@@ -56,7 +56,10 @@ export async function serveWritableRepository(
     close: () =>
       new Promise<void>((resolve) => {
         api.close()
-        server.close(() => resolve())
+        server.close(() => {
+          rmSync(dir, { recursive: true, force: true })
+          resolve()
+        })
       }),
   }
 }
