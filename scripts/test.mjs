@@ -90,28 +90,29 @@ if (!buildOk) {
 if (buildOk)
   vitest('several nodes (vitest)', 'several-nodes', ['--config', 'vitest.nodes.config.ts'])
 
-// The site built against a content folder no test has seen, served by the standalone content API.
-{
-  const foreignJson = path.join(results, 'playwright-foreign.json')
-  const ok = run(
-    'foreign content (playwright)',
-    bin('playwright'),
-    ['test', '-c', 'playwright.foreign.config.ts'],
-    {
-      PLAYWRIGHT_JSON: foreignJson,
-    },
-  )
-  if (existsSync(foreignJson)) {
-    const { stats } = JSON.parse(readFileSync(foreignJson, 'utf8'))
+/** A Playwright suite with its own config, counted from its JSON report under `name`. */
+function playwrightSuite(label, name, config) {
+  const json = path.join(results, `playwright-${config}.json`)
+  const ok = run(label, bin('playwright'), ['test', '-c', `playwright.${config}.config.ts`], {
+    PLAYWRIGHT_JSON: json,
+  })
+  if (existsSync(json)) {
+    const { stats } = JSON.parse(readFileSync(json, 'utf8'))
     const failed = stats.unexpected + stats.flaky + (ok || stats.unexpected ? 0 : 1)
     totals.passed += stats.expected
     totals.failed += failed
-    lines.push(`foreign content: ${stats.expected} passed, ${failed} failed`)
+    lines.push(`${name}: ${stats.expected} passed, ${failed} failed`)
   } else {
     totals.failed += 1
-    lines.push('foreign content: FAILED (no report)')
+    lines.push(`${name}: FAILED (no report)`)
   }
 }
+
+// The site built against a content folder no test has seen, served by the standalone content API.
+playwrightSuite('foreign content (playwright)', 'foreign content', 'foreign')
+// The site built against a repository prismic:push filled from content/, compared page by page
+// with the main build.
+if (buildOk) playwrightSuite('pushed repository (playwright)', 'pushed repository', 'pushed')
 
 console.log(`\n── summary ──\n${lines.join('\n')}`)
 console.log(`tests: ${totals.passed} passed, ${totals.failed} failed`)
