@@ -5,7 +5,8 @@ import { defaultModelsDir } from './validate'
 
 /**
  * `npm run content-api -- --port N --content DIR [--models DIR] [--access-token T]
- * [--rate-limit N/s] [--retry-after S] [--watch]`: the content API on 127.0.0.1:N.
+ * [--rate-limit N/s] [--retry-after S] [--watch] [--preview-url URL]`: the content API on
+ * 127.0.0.1:N. `--preview-url` is the site's preview route, where opening a preview token goes.
  */
 const { values } = parseArgs({
   options: {
@@ -16,6 +17,7 @@ const { values } = parseArgs({
     'rate-limit': { type: 'string' },
     'retry-after': { type: 'string', default: '1' },
     watch: { type: 'boolean', default: process.env.NODE_ENV !== 'production' },
+    'preview-url': { type: 'string' },
   },
 })
 
@@ -45,6 +47,7 @@ try {
     rateLimit: rateMatch ? Number(rateMatch[1]) : undefined,
     retryAfter: Number(values['retry-after']),
     watch: values.watch,
+    previewUrl: values['preview-url'],
   })
   const server = serve({ fetch: api.fetch, port, hostname: '127.0.0.1' }, (info) => {
     console.log(
@@ -52,9 +55,8 @@ try {
     )
   })
   const stop = () => {
-    api.close()
     server.close()
-    process.exit(0)
+    void api.close().finally(() => process.exit(0))
   }
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)
