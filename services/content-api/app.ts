@@ -1,6 +1,5 @@
 import { readFileSync, existsSync, statSync } from 'node:fs'
 import path from 'node:path'
-import { watch as watchFolder, type FSWatcher } from 'chokidar'
 import { Hono, type Context } from 'hono'
 import { FilterParseError, parseQuery, type Filter, type FilterValue } from './filters'
 import {
@@ -27,6 +26,7 @@ import {
   type StoredDocument,
 } from './store'
 import { resolveRoute, parseRoutes, type Route } from './routes'
+import { watchTree, type TreeWatcher } from './watch'
 import { applyGraphQuery, GraphQueryError, parseGraphQuery, type Selection } from './graphquery'
 import { filterSchema, formatProblems, loadChecked, loadModels, uniqueProblems } from './validate'
 
@@ -92,9 +92,7 @@ export type ContentApi = {
   store: () => ContentStore
   /** The current content: master, releases and warnings (reloaded first when it changed). */
   content: () => LoadedContent
-  /** Resolves once the folder is watched (at once without `watch`): later changes are seen. */
-  ready: Promise<void>
-  close: () => Promise<void>
+  close: () => void
 }
 
 /**
@@ -107,18 +105,11 @@ export function createContentApi(options: ContentApiOptions): ContentApi {
   let content = load(options)
   const expiredRefs = new Set<string>()
   let dirty = false
-  let watcher: FSWatcher | undefined
-  let ready = Promise.resolve()
+  let watcher: TreeWatcher | undefined
   if (options.watch) {
-    // chokidar rather than fs.watch: Node's recursive watch on Linux loses a file once an editor
-    // (or `sed -i`) has replaced it by rename, and chokidar watches new folders as they appear.
-    watcher = watchFolder(path.resolve(options.contentDir), { ignoreInitial: true }).on(
-      'all',
-      () => {
-        dirty = true
-      },
-    )
-    ready = new Promise((resolve) => watcher!.once('ready', () => resolve()))
+    watcher = watchTree(path.resolve(options.contentDir), () => {
+      dirty = true
+    })
   }
   const current = (): LoadedContent => {
     if (dirty) {
@@ -210,10 +201,7 @@ export function createContentApi(options: ContentApiOptions): ContentApi {
     fetch: async (request) => app.fetch(request),
     store: () => current().master.store,
     content: current,
-    ready,
-    close: async () => {
-      await watcher?.close()
-    },
+    close: () => watcher?.close(),
   }
 }
 

@@ -55,8 +55,9 @@ try {
     )
   })
   const stop = () => {
+    api.close()
     server.close()
-    void api.close().finally(() => process.exit(0))
+    process.exit(0)
   }
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)

@@ -18,7 +18,6 @@ export type Served = {
 /** Serves `createContentApi(options)` on port 0; `close()` stops the server and the watcher. */
 export async function serveContentApi(options: ContentApiOptions): Promise<Served> {
   const api = createContentApi(options)
-  await api.ready
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: api.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s))
   })
@@ -30,8 +29,9 @@ export async function serveContentApi(options: ContentApiOptions): Promise<Serve
     endpoint: `${origin}${options.basePath ?? ''}/api/v2`,
     close: () =>
       new Promise<void>((resolve) => {
+        api.close()
         server.close(() => resolve())
-      }).then(() => api.close()),
+      }),
   }
 }
 

@@ -48,7 +48,7 @@ function report(dir: string): string | undefined {
 function refusal(dir: string): string | undefined {
   const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
   try {
-    void createContentApi({ contentDir: dir, modelsDir: dir }).close()
+    createContentApi({ contentDir: dir, modelsDir: dir }).close()
     return undefined
   } catch (error) {
     expect(error).toBeInstanceOf(ContentInvalidError)
