@@ -165,12 +165,18 @@ export function createContentApi(options: ContentApiOptions): ContentApi {
   app.get(`${base}/previews/:release`, (c) => {
     const release = current().releases.find((r) => r.release!.id === c.req.param('release'))
     if (!release) return c.body(null, 404)
-    const token = previewToken(origin(c), base, release.release!.id)
-    const target = new URL(options.previewUrl ?? '/api/preview', `${origin(c)}/`)
+    // The token names the host the browser came by (a framework may rewrite the URL's host).
+    const token = previewToken(browserOrigin(c), base, release.release!.id)
+    const previewUrl = options.previewUrl ?? '/api/preview'
+    const target = new URL(previewUrl, `${browserOrigin(c)}/`)
     target.searchParams.set('token', token)
     const documentId = c.req.query('documentId')
     if (documentId) target.searchParams.set('documentId', documentId)
-    return c.redirect(target.toString(), 302)
+    // A path stays on the browser's own origin.
+    const location = URL.canParse(previewUrl)
+      ? target.toString()
+      : `${target.pathname}${target.search}`
+    return c.redirect(location, 302)
   })
 
   // Facet's own: what the API serves although content:check refuses it, for tools to read.
@@ -288,6 +294,13 @@ function forbidden(c: Context): Response {
 
 function origin(c: Context): string {
   return new URL(c.req.url).origin
+}
+
+/** The origin as the browser wrote it: its `Host` header, when it sent one. */
+function browserOrigin(c: Context): string {
+  const url = new URL(c.req.url)
+  const host = c.req.header('host')
+  return host ? `${url.protocol}//${host}` : url.origin
 }
 
 /**

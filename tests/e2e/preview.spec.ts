@@ -39,8 +39,9 @@ for (const lang of languages()) {
     await expect(page).toHaveURL(`${baseURL}${url}`)
     await expect(heading(page)).toHaveText(draft.data.title!)
     const cookies = await page.context().cookies()
-    expect(cookies.find((c) => c.name === prismic.cookie.preview)?.value).toContain(
-      `/local/prismic/previews/${RELEASE}`,
+    const previewCookie = cookies.find((c) => c.name === prismic.cookie.preview)
+    expect(decodeURIComponent(previewCookie?.value ?? '')).toBe(
+      `${baseURL}/local/prismic/previews/${RELEASE}?websitePreviewId=${RELEASE}`,
     )
 
     // Another visitor, with no preview session, sees the published title.

@@ -37,11 +37,12 @@ export async function GET(request: NextRequest): Promise<never> {
 
 function isOwnPreviewToken(token: string, request: NextRequest): boolean {
   if (isPreviewToken(token, contentEndpoint())) return true
-  // The embedded API answers in-process, so a token on the visitor's own origin cannot make the
-  // site fetch from anywhere else.
+  // The embedded API answers in-process, so a token on the origin the visitor came by (its Host
+  // header) cannot make the site fetch from anywhere else.
+  const host = request.headers.get('host') ?? request.nextUrl.host
   return (
     getConfig().content.mode === 'local' &&
-    isPreviewToken(token, `${request.nextUrl.origin}${EMBEDDED_BASE_PATH}/api/v2`)
+    isPreviewToken(token, `${request.nextUrl.protocol}//${host}${EMBEDDED_BASE_PATH}/api/v2`)
   )
 }
 
