@@ -415,31 +415,9 @@ async function search(
     return parsingError(c, `pageSize must be between 1 and ${MAX_PAGE_SIZE}, got "${sizeRaw}"`)
   }
 
-  let filters: Filter[] = []
-  for (const q of params.getAll('q')) {
-    try {
-      filters = filters.concat(parseQuery(q))
-    } catch (error) {
-      if (error instanceof FilterParseError)
-        return parsingError(
-          c,
-          unexpectedIn(error.message, q, error.column + 1),
-          q,
-          error.column + 1,
-        )
-      throw error
-    }
-    const unknown = filters.find((f) => f.path && !isKnownPath(f.path, served.schema))
-    if (unknown) {
-      const column = q.indexOf(unknown.path!) + 1
-      return parsingError(
-        c,
-        unexpectedIn(`unexpected field '${unknown.path}'`, q, column),
-        q,
-        column,
-      )
-    }
-  }
+  const filters = readFilters(params.getAll('q'), served.schema)
+  if (!Array.isArray(filters))
+    return parsingError(c, filters.message, filters.query, filters.column)
 
   let matchers
   try {
@@ -571,6 +549,34 @@ async function search(
     status: 200,
     headers: { 'Content-Type': 'application/json; charset=utf-8' },
   })
+}
+
+type QueryProblem = { message: string; query: string; column: number }
+
+/**
+ * Every `q` parameter's filters, or the first problem: a query that cannot be parsed, or a path
+ * the repository does not have (Prismic's "unexpected field"). Columns count from 1.
+ */
+function readFilters(queries: string[], schema: FilterSchema): Filter[] | QueryProblem {
+  const filters: Filter[] = []
+  for (const query of queries) {
+    let parsed: Filter[]
+    try {
+      parsed = parseQuery(query)
+    } catch (error) {
+      if (!(error instanceof FilterParseError)) throw error
+      const column = error.column + 1
+      return { message: unexpectedIn(error.message, query, column), query, column }
+    }
+    const unknown = parsed.find((f) => f.path && !isKnownPath(f.path, schema))
+    if (unknown) {
+      const column = query.indexOf(unknown.path!) + 1
+      const message = unexpectedIn(`unexpected field '${unknown.path}'`, query, column)
+      return { message, query, column }
+    }
+    filters.push(...parsed)
+  }
+  return filters
 }
 
 /**
