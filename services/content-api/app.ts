@@ -308,7 +308,7 @@ function browserOrigin(c: Context): string {
  * with `websitePreviewId` (which @prismicio/next's `getPreviewRef` looks for in the cookie).
  * Here the release's id takes the place of Prismic's session and release ids.
  */
-export function previewToken(apiOrigin: string, base: string, releaseId: string): string {
+function previewToken(apiOrigin: string, base: string, releaseId: string): string {
   const id = encodeURIComponent(releaseId)
   return `${apiOrigin}${base}/previews/${id}?websitePreviewId=${id}`
 }
@@ -424,7 +424,7 @@ async function search(
     matchers = filters.map((f) => ({ filter: f, test: compileFilter(f, store) }))
   } catch (error) {
     if (error instanceof FilterValueError)
-      return parsingError(c, `${error.message} in ${error.filter.source}`, error.filter.source)
+      return parsingError(c, `${error.message} in ${error.filter.source}`, error.filter.source, 1)
     throw error
   }
 
@@ -511,7 +511,7 @@ async function search(
       graphQuery = parseGraphQuery(graphQueryParam)
     } catch (error) {
       if (error instanceof GraphQueryError)
-        return parsingError(c, `graphQuery: ${error.message}`, graphQueryParam, error.column)
+        return parsingError(c, `graphQuery: ${error.message}`, graphQueryParam, error.column + 1)
       throw error
     }
   }
