@@ -36,8 +36,12 @@ export function watchTree(root: string, onChange: () => void): TreeWatcher {
         if (isDirectory(changed)) add(changed)
         else if (watchers.has(changed)) forget(changed)
       })
-    } catch {
-      return // Gone before it could be watched: its parent's watcher reported it.
+    } catch (error) {
+      // Gone before it could be watched: its parent's watcher reported it. Anything else (the
+      // system's limit of watches) is said, since changes under `dir` will go unseen.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+        console.warn(`Not watching ${dir} for changes: ${(error as Error).message}`)
+      return
     }
     // A watched folder that disappears errors on some platforms: stop watching it.
     watcher.on('error', () => forget(dir))
