@@ -40,10 +40,11 @@ export function repositoryName(endpoint: string): string {
 
 /**
  * The one configured Prismic client. In local mode it answers in-process from the embedded
- * content API; in hosted mode it reaches Prismic (or the URL in `PRISMIC_REPOSITORY`), with
- * previews enabled. Both ways, every answer is cached under `CONTENT_CACHE_TAG`, and every call
- * goes through `resilientFetch`: a timeout, a capped retry, errors that name the request, and
- * untrusted links and embed HTML neutralised before any page sees them.
+ * content API; in hosted mode it reaches Prismic (or the URL in `PRISMIC_REPOSITORY`). Both
+ * ways, a preview session (draft mode and Prismic's preview cookie) queries the previewed
+ * release, every answer is cached under `CONTENT_CACHE_TAG`, and every call goes through
+ * `resilientFetch`: a timeout, a capped retry, errors that name the request, and untrusted
+ * links and embed HTML neutralised before any page sees them.
  */
 export function createClient(
   config: prismic.ClientConfig = {},
@@ -63,7 +64,7 @@ export function createClient(
         }),
     ...config,
   })
-  if (settings.content.mode === 'hosted') client.queryContentFromRef(previewRef)
+  client.queryContentFromRef(previewRef)
   return client
 }
 

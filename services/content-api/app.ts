@@ -1,4 +1,4 @@
-import { readFileSync, existsSync, statSync, watch, type FSWatcher } from 'node:fs'
+import { readFileSync, existsSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { Hono, type Context } from 'hono'
 import { FilterParseError, parseQuery, type Filter, type FilterValue } from './filters'
@@ -6,25 +6,30 @@ import {
   compileFilter,
   FilterValueError,
   geoDistance,
+  isKnownPath,
   parseOrderings,
   sortDocuments,
   typeOfPath,
   valuesAt,
+  type FilterSchema,
 } from './query'
 import {
   API_TOKEN,
-  loadContent,
+  listReleases,
   MEDIA_TOKEN,
+  type ContentProblem,
   type ContentStore,
   type Json,
   type JsonObject,
   type PrismicApiDocument,
+  type ReleaseInfo,
   type StoredDocument,
 } from './store'
 import { resolveRoute, parseRoutes, type Route } from './routes'
+import { watchTree, type TreeWatcher } from './watch'
 import { applyGraphQuery, GraphQueryError, parseGraphQuery, type Selection } from './graphquery'
-import { formatProblems, loadModels, validateContent } from './validate'
-import { createWriteApp, type WriteApiOptions, type WriteApp } from './write'
+import { filterSchema, formatProblems, loadChecked, loadModels, uniqueProblems } from './validate'
+import { createWriteApp, MIGRATION_RELEASE, type WriteApiOptions, type WriteApp } from './write'
 
 /**
  * The embedded, Prismic-compatible Content API: a Web-standard `Request → Response` handler
@@ -49,6 +54,12 @@ export type ContentApiOptions = {
   watch?: boolean
   /** Also serve the write stand-ins (Migration, Asset, Custom Types APIs) over the folder. */
   write?: WriteApiOptions
+  /**
+   * The site's preview route, which opening a preview token sends the browser to (as Prismic's
+   * "preview" button does): default `/api/preview` on the API's own origin, right when the API
+   * is mounted in the site.
+   */
+  previewUrl?: string
 }
 
 /** Thrown when the content folder is invalid; its message is the full report. */
@@ -61,43 +72,85 @@ export class ContentInvalidError extends Error {
 
 const MAX_PAGE_SIZE = 100
 
+/** One ref the API answers: the master, or a release (the published documents with its drafts). */
+export type ServedRef = {
+  store: ContentStore
+  /** The fields filters may name (400 "unexpected field" otherwise). */
+  schema: FilterSchema
+  /** Absent for the master ref. */
+  release?: ReleaseInfo
+}
+
+/** Everything the API serves from one load of the folder. */
+export type LoadedContent = {
+  master: ServedRef
+  releases: ServedRef[]
+  /** What the API serves although `content:check` refuses it (documents older than their model). */
+  warnings: ContentProblem[]
+}
+
 export type ContentApi = {
   fetch: (request: Request) => Promise<Response>
-  /** The current store (reloaded first when the folder changed). */
+  /** The current store of the master ref (reloaded first when the folder changed). */
   store: () => ContentStore
+  /** The current content: master, releases and warnings (reloaded first when it changed). */
+  content: () => LoadedContent
   close: () => void
 }
 
-/** Creates the content API over `options.contentDir`. Throws `ContentInvalidError` for bad content. */
+/**
+ * Creates the content API over `options.contentDir`. Throws `ContentInvalidError` for content
+ * Prismic could not hold (malformed files, repeated ids or uids); documents that merely no longer
+ * fit their models are served, with warnings.
+ */
 export function createContentApi(options: ContentApiOptions): ContentApi {
   const base = (options.basePath ?? '').replace(/\/+$/, '')
-  let store = load(options)
+  let content = load(options)
   const expiredRefs = new Set<string>()
   let dirty = false
-  let watcher: FSWatcher | undefined
+  let watcher: TreeWatcher | undefined
   if (options.watch) {
-    watcher = watch(path.resolve(options.contentDir), { recursive: true }, () => {
+    watcher = watchTree(path.resolve(options.contentDir), () => {
       dirty = true
     })
   }
-  const current = (): ContentStore => {
+  const current = (): LoadedContent => {
     if (dirty) {
       dirty = false
       try {
         const next = load(options)
-        if (next.ref !== store.ref) expiredRefs.add(store.ref)
-        store = next
+        for (const ref of refsOf(content)) if (!refsOf(next).includes(ref)) expiredRefs.add(ref)
+        content = next
       } catch (error) {
         // Keep serving the last valid content; the report is printed for the editor.
         console.error(String((error as Error).message))
       }
     }
-    return store
+    return content
   }
 
   const limiter = options.rateLimit ? createLimiter(options.rateLimit) : undefined
   const app = new Hono()
   let write: WriteApp | undefined
+  let migration: ServedRef | undefined
+
+  /**
+   * The content as served: in a writable repository, the migration release (documents created
+   * through the Migration API, not yet published) is one more release, with its own ref, as on
+   * Prismic.
+   */
+  const served = (): LoadedContent => {
+    const loaded = current()
+    const store = write?.release()
+    if (!store) return loaded
+    if (migration?.store !== store)
+      migration = {
+        store,
+        schema: filterSchema(store, options.modelsDir ?? options.contentDir),
+        release: MIGRATION_RELEASE,
+      }
+    return { ...loaded, releases: [...loaded.releases, migration] }
+  }
 
   app.use('*', async (c, next) => {
     if (limiter && !limiter()) {
@@ -109,31 +162,54 @@ export function createContentApi(options: ContentApiOptions): ContentApi {
     c.header('Access-Control-Allow-Origin', '*')
   })
 
+  const denied = (c: Context) =>
+    !!options.accessToken && c.req.query('access_token') !== options.accessToken
+
   app.get(`${base}/api/v2`, (c) => {
-    const s = current()
-    if (options.accessToken && c.req.query('access_token') !== options.accessToken) {
-      return c.json({ error: 'Invalid access token' }, 401)
-    }
-    const info = repositoryInfo(s, apiBase(c, base))
-    // A writable repository's migration release is a ref of its own, as on Prismic.
-    info.refs.push(...(write?.refs() ?? []))
-    return c.json(info)
+    const loaded = served()
+    if (denied(c)) return forbidden(c)
+    return c.json(repositoryInfo(loaded, origin(c), base))
   })
   app.get(`${base}/api/v2/`, (c) => c.redirect(`${base}/api/v2${new URL(c.req.url).search}`, 301))
 
-  app.get(`${base}/api/v2/documents/search`, (c) =>
-    search(
-      c,
-      write?.storeFor(c.req.query('ref')) ?? current(),
-      expiredRefs,
-      apiBase(c, base),
-      options,
-    ),
-  )
+  // Prismic's Tags API (`forms.tags` in the repository answer): every tag in use, as a list.
+  app.get(`${base}/api/tags`, (c) => {
+    const loaded = current()
+    if (denied(c)) return forbidden(c)
+    return c.json(loaded.master.store.tags)
+  })
+
+  app.get(`${base}/api/v2/documents/search`, (c) => search(c, served(), expiredRefs, base, options))
+
+  // A preview token opened in a browser goes on to the site's preview route, as Prismic's
+  // "preview" button does: `<previewUrl>?token=<this URL>&documentId=<id>`.
+  app.get(`${base}/previews/:release`, (c) => {
+    const release = current().releases.find((r) => r.release!.id === c.req.param('release'))
+    if (!release) return c.body(null, 404)
+    // The token names the host the browser came by (a framework may rewrite the URL's host).
+    const token = previewToken(browserOrigin(c), base, release.release!.id)
+    const previewUrl = options.previewUrl ?? '/api/preview'
+    const target = new URL(previewUrl, `${browserOrigin(c)}/`)
+    target.searchParams.set('token', token)
+    const documentId = c.req.query('documentId')
+    if (documentId) target.searchParams.set('documentId', documentId)
+    // A path stays on the browser's own origin.
+    const location = URL.canParse(previewUrl)
+      ? target.toString()
+      : `${target.pathname}${target.search}`
+    return c.redirect(location, 302)
+  })
+
+  // Facet's own: what the API serves although content:check refuses it, for tools to read.
+  app.get(`${base}/warnings`, (c) => {
+    const loaded = current()
+    if (denied(c)) return forbidden(c)
+    return c.json({ ref: loaded.master.store.ref, warnings: loaded.warnings })
+  })
 
   app.get(`${base}/media/*`, (c) => {
     const rel = decodeURIComponent(new URL(c.req.url).pathname.slice(`${base}/media/`.length))
-    const file = path.join(current().dir, 'media', rel)
+    const file = path.join(current().master.store.dir, 'media', rel)
     if (rel.includes('..') || !existsSync(file) || !statSync(file).isFile())
       return c.body(null, 404)
     return c.body(readFileSync(file), 200, {
@@ -159,21 +235,60 @@ export function createContentApi(options: ContentApiOptions): ContentApi {
 
   return {
     fetch: async (request) => app.fetch(request),
-    store: current,
+    store: () => current().master.store,
+    content: current,
     close: () => watcher?.close(),
   }
 }
 
-function load(options: ContentApiOptions): ContentStore {
-  const store = loadContent(options.contentDir)
-  const problems = [...store.problems, ...validateContent(store, options.modelsDir)]
-  if (problems.length > 0) throw new ContentInvalidError(formatProblems(problems, store.dir))
-  if (options.modelsDir) {
-    // Prismic lists every custom type, with its label, documents or not; repository.json wins.
-    for (const [id, { model }] of loadModels(options.modelsDir).customTypes)
-      store.types[id] = store.repositoryTypes[id] ?? model.label ?? store.types[id] ?? id
+/** Loads the published documents and every release, and reports what only warns. */
+function load(options: ContentApiOptions): LoadedContent {
+  const master = loadRef(options)
+  const releases = listReleases(options.contentDir).map((info) => loadRef(options, info))
+  const warnings = uniqueProblems([master, ...releases].map((r) => r.warnings))
+  if (warnings.length > 0) printWarnings(warnings, master.store.dir)
+  return { master, releases, warnings }
+}
+
+/** One ref's store: refused for errors, served with its warnings. */
+function loadRef(
+  options: ContentApiOptions,
+  release?: ReleaseInfo,
+): ServedRef & { warnings: ContentProblem[] } {
+  const { store, problems } = loadChecked(options.contentDir, options.modelsDir, release?.id)
+  const errors = problems.filter((p) => p.severity !== 'warning')
+  if (errors.length > 0) throw new ContentInvalidError(formatProblems(errors, store.dir))
+  labelTypes(store, options.modelsDir)
+  return {
+    store,
+    schema: filterSchema(store, options.modelsDir),
+    release,
+    warnings: problems.filter((p) => p.severity === 'warning'),
   }
-  return store
+}
+
+/** Prismic lists every custom type, with its label, documents or not; repository.json wins. */
+function labelTypes(store: ContentStore, modelsDir?: string): void {
+  if (!modelsDir) return
+  for (const [id, { model }] of loadModels(modelsDir).customTypes)
+    store.types[id] = store.repositoryTypes[id] ?? model.label ?? store.types[id] ?? id
+}
+
+function printWarnings(warnings: ContentProblem[], dir: string): void {
+  console.warn(
+    [
+      formatProblems(warnings, dir).replace(
+        /problems?:$/m,
+        (m) => `${m.slice(0, -1)} it serves anyway:`,
+      ),
+      '  Prismic serves documents older than their models until they are republished, and so does',
+      '  this API. `npm run content:check` fails on them; GET <api>/warnings lists them as JSON.',
+    ].join('\n'),
+  )
+}
+
+function refsOf(content: LoadedContent): string[] {
+  return [content.master, ...content.releases].map((r) => r.store.ref)
 }
 
 function createLimiter(perSecond: number): () => boolean {
@@ -190,20 +305,64 @@ function createLimiter(perSecond: number): () => boolean {
   }
 }
 
-function apiBase(c: Context, base: string): string {
+/**
+ * 401 for a missing or wrong access token, on every endpoint: `{ type, message }` as the client's
+ * ForbiddenErrorRepositoryAPIResponse types it (with Prismic's `oauth_*` links), and `message` is
+ * what its ForbiddenError reads (`#throwContentAPIError`, case 401).
+ */
+function forbidden(c: Context): Response {
+  return c.json(
+    {
+      type: 'api_security_error',
+      message: 'Invalid access token. Get a valid one from your repository settings.',
+      oauth_initiate: `${origin(c)}/auth`,
+      oauth_token: `${origin(c)}/auth/token`,
+    },
+    401,
+  )
+}
+
+function origin(c: Context): string {
+  return new URL(c.req.url).origin
+}
+
+/** The origin as the browser wrote it: its `Host` header, when it sent one. */
+function browserOrigin(c: Context): string {
   const url = new URL(c.req.url)
-  return `${url.origin}${base}/api/v2`
+  const host = c.req.header('host')
+  return host ? `${url.protocol}//${host}` : url.origin
+}
+
+/**
+ * A preview token as Prismic issues them: a URL on the repository's host under `/previews/`,
+ * with `websitePreviewId` (which @prismicio/next's `getPreviewRef` looks for in the cookie).
+ * Here the release's id takes the place of Prismic's session and release ids.
+ */
+function previewToken(apiOrigin: string, base: string, releaseId: string): string {
+  const id = encodeURIComponent(releaseId)
+  return `${apiOrigin}${base}/previews/${id}?websitePreviewId=${id}`
 }
 
 /** The answer of `GET /api/v2`. */
-export function repositoryInfo(store: ContentStore, apiUrl: string) {
+export function repositoryInfo(content: LoadedContent, apiOrigin: string, base = '') {
+  const apiUrl = `${apiOrigin}${base}/api/v2`
   const string = (extra: object = {}) => ({ type: 'String', multiple: false, ...extra })
+  const { store } = content.master
   return {
-    refs: [{ id: 'master', ref: store.ref, label: 'Master', isMasterRef: true }],
+    refs: [
+      { id: 'master', ref: store.ref, label: 'Master', isMasterRef: true },
+      ...content.releases.map(({ store: s, release }) => ({
+        id: release!.id,
+        ref: s.ref,
+        label: release!.label,
+        isMasterRef: false,
+      })),
+    ],
     bookmarks: {},
     types: store.types,
     languages: store.languages,
-    tags: store.tags,
+    // Since 2021 Prismic lists tags through the Tags API only, and keeps `tags: []` here.
+    tags: [],
     forms: {
       everything: {
         method: 'GET',
@@ -224,9 +383,16 @@ export function repositoryInfo(store: ContentStore, apiUrl: string) {
           access_token: string(),
         },
       },
+      // `getTags()` follows this form's action (the client's tests give it `fields: {}`).
+      tags: {
+        method: 'GET',
+        enctype: 'application/x-www-form-urlencoded',
+        action: `${apiOrigin}${base}/api/tags`,
+        fields: {},
+      },
     },
-    oauth_initiate: `${new URL(apiUrl).origin}/auth`,
-    oauth_token: `${new URL(apiUrl).origin}/auth/token`,
+    oauth_initiate: `${apiOrigin}/auth`,
+    oauth_token: `${apiOrigin}/auth/token`,
     version: 'facet-local',
     integrationFieldsRef: null,
     license: 'All Rights Reserved',
@@ -234,59 +400,40 @@ export function repositoryInfo(store: ContentStore, apiUrl: string) {
   }
 }
 
-function parsingError(c: Context, message: string, query = '', column = 0, status: 400 = 400) {
+/**
+ * 400 `parsing-error` as Prismic sends it: `line`, `column`, `id` and `location` at the top level
+ * of the body (the official client's tests answer ParsingError with exactly these keys).
+ * `location` points at the column with a caret under the query, as Prismic's message does.
+ */
+function parsingError(c: Context, message: string, query = '', column = 0) {
   return c.json(
     {
       type: 'parsing-error',
       message,
-      pos: {
-        line: 1,
-        column,
-        id: 0,
-        location: query ? `${query.slice(0, column)}^${query.slice(column)}` : '',
-      },
+      line: 1,
+      column,
+      id: 0,
+      location: query ? `${query}\n${' '.repeat(Math.max(0, column - 1))}^` : '',
     },
-    status,
+    400,
   )
 }
 
 async function search(
   c: Context,
-  store: ContentStore,
+  content: LoadedContent,
   expiredRefs: Set<string>,
-  apiUrl: string,
+  base: string,
   options: ContentApiOptions,
 ): Promise<Response> {
   const url = new URL(c.req.url)
   const params = url.searchParams
-  if (options.accessToken && params.get('access_token') !== options.accessToken) {
-    return c.json(
-      { message: 'Invalid access token. Get a valid one from your repository settings.' },
-      401,
-    )
-  }
+  const apiUrl = `${url.origin}${base}/api/v2`
+  if (options.accessToken && params.get('access_token') !== options.accessToken) return forbidden(c)
 
-  const ref = params.get('ref')
-  if (!ref)
-    return c.json({ type: 'api_validation_error', message: 'The ref parameter is required.' }, 400)
-  if (ref !== store.ref) {
-    if (expiredRefs.has(ref)) {
-      return c.json(
-        {
-          type: 'api_validation_error',
-          message: `The ref ${ref} has expired. Master ref is: ${store.ref}`,
-        },
-        410,
-      )
-    }
-    return c.json(
-      {
-        type: 'api_notfound_error',
-        message: `Ref not found. Ensure you have the correct ref and try again. Master ref is: ${store.ref}`,
-      },
-      404,
-    )
-  }
+  const served = resolveRef(params.get('ref'), content, expiredRefs, base)
+  if (!served || 'status' in served) return refError(c, served, content, url.origin)
+  const { store } = served
 
   const pageRaw = params.get('page') ?? '1'
   const sizeRaw = params.get('pageSize') ?? '20'
@@ -298,23 +445,16 @@ async function search(
     return parsingError(c, `pageSize must be between 1 and ${MAX_PAGE_SIZE}, got "${sizeRaw}"`)
   }
 
-  let filters: Filter[] = []
-  for (const q of params.getAll('q')) {
-    try {
-      filters = filters.concat(parseQuery(q))
-    } catch (error) {
-      if (error instanceof FilterParseError)
-        return parsingError(c, `${error.message} in ${q}`, q, error.column)
-      throw error
-    }
-  }
+  const filters = readFilters(params.getAll('q'), served.schema)
+  if (!Array.isArray(filters))
+    return parsingError(c, filters.message, filters.query, filters.column)
 
   let matchers
   try {
     matchers = filters.map((f) => ({ filter: f, test: compileFilter(f, store) }))
   } catch (error) {
     if (error instanceof FilterValueError)
-      return parsingError(c, `${error.message} in ${error.filter.source}`, error.filter.source)
+      return parsingError(c, `${error.message} in ${error.filter.source}`, error.filter.source, 1)
     throw error
   }
 
@@ -401,7 +541,7 @@ async function search(
       graphQuery = parseGraphQuery(graphQueryParam)
     } catch (error) {
       if (error instanceof GraphQueryError)
-        return parsingError(c, `graphQuery: ${error.message}`, graphQueryParam, error.column)
+        return parsingError(c, `graphQuery: ${error.message}`, graphQueryParam, error.column + 1)
       throw error
     }
   }
@@ -439,6 +579,141 @@ async function search(
     status: 200,
     headers: { 'Content-Type': 'application/json; charset=utf-8' },
   })
+}
+
+type QueryProblem = { message: string; query: string; column: number }
+
+/**
+ * Every `q` parameter's filters, or the first problem: a query that cannot be parsed, or a path
+ * the repository does not have (Prismic's "unexpected field"). Columns count from 1.
+ */
+function readFilters(queries: string[], schema: FilterSchema): Filter[] | QueryProblem {
+  const filters: Filter[] = []
+  for (const query of queries) {
+    let parsed: Filter[]
+    try {
+      parsed = parseQuery(query)
+    } catch (error) {
+      if (!(error instanceof FilterParseError)) throw error
+      const column = error.column + 1
+      return { message: unexpectedIn(error.message, query, column), query, column }
+    }
+    const unknown = parsed.find((f) => f.path && !isKnownPath(f.path, schema))
+    if (unknown) {
+      const column = query.indexOf(unknown.path!) + 1
+      const message = unexpectedIn(`unexpected field '${unknown.path}'`, query, column)
+      return { message, query, column }
+    }
+    filters.push(...parsed)
+  }
+  return filters
+}
+
+/**
+ * A parsing error's message as Prismic words it: what went wrong, where, and in which query
+ * (`unexpected field 'my.page.nofield' on line:1 col:6 in query '[[…]]'`). The wording after
+ * "unexpected field" is Facet's own; Prismic's documentation does not spell it out.
+ */
+function unexpectedIn(message: string, query: string, column: number): string {
+  return `${message} on line:1 col:${column} in query '${query}'`
+}
+
+type RefProblem = { status: 404 | 410; preview?: boolean }
+
+/**
+ * The store a `ref` names: the master or a release by its current ref, or a release by its
+ * preview token (the token's URL, or the JSON cookie Prismic's toolbar writes around it).
+ */
+function resolveRef(
+  ref: string | null,
+  content: LoadedContent,
+  expiredRefs: Set<string>,
+  base: string,
+): ServedRef | RefProblem | undefined {
+  if (!ref) return undefined
+  const all = [content.master, ...content.releases]
+  const byRef = all.find((r) => r.store.ref === ref)
+  if (byRef) return byRef
+  const token = previewTokenIn(ref)
+  if (token) {
+    const match = new URL(token).pathname.match(/\/previews\/([^/]+)$/)
+    const prefix = new URL(token).pathname.slice(0, match?.index ?? 0)
+    const id = match && prefix === base ? decodeURIComponent(match[1]!) : undefined
+    return content.releases.find((r) => r.release!.id === id) ?? { status: 404, preview: true }
+  }
+  return { status: expiredRefs.has(ref) ? 410 : 404 }
+}
+
+/**
+ * The preview token in a `ref`: a URL whose path is under `/previews/`, given as is or inside the
+ * `io.prismic.preview` cookie's JSON (`{"<repo host>":{"preview":"<token>"}}`, maybe
+ * percent-encoded), which @prismicio/client sends as the ref unchanged.
+ */
+function previewTokenIn(ref: string): string | undefined {
+  const isToken = (value: string) =>
+    URL.canParse(value) && new URL(value).pathname.includes('/previews/')
+  if (isToken(ref)) return ref
+  let decoded = ref
+  try {
+    decoded = decodeURIComponent(ref)
+  } catch {
+    return undefined
+  }
+  if (!decoded.startsWith('{')) return isToken(decoded) ? decoded : undefined
+  try {
+    const cookie = JSON.parse(decoded) as Record<string, { preview?: unknown } | unknown>
+    for (const value of Object.values(cookie)) {
+      const preview = (value as { preview?: unknown } | null)?.preview
+      if (typeof preview === 'string' && isToken(preview)) return preview
+    }
+  } catch {
+    // Not the toolbar's JSON: an unknown ref.
+  }
+  return undefined
+}
+
+/**
+ * The answers for a ref the API does not serve, each as the official client reads it:
+ * - none: 400 `api_validation_error` (Facet's own wording; the client always sends a ref);
+ * - unknown: 404 `api_notfound_error` naming the master ref (RefNotFoundError, then a retry);
+ * - replaced: 410 `api_validation_error` naming the master ref (RefExpiredError, then a retry);
+ * - a preview token for no release: 404 `api_security_error` "This preview token has expired",
+ *   with `oauth_initiate` and `oauth_token` (PreviewTokenExpiredError).
+ */
+function refError(
+  c: Context,
+  problem: RefProblem | undefined,
+  content: LoadedContent,
+  apiOrigin: string,
+): Response {
+  const master = content.master.store.ref
+  if (!problem)
+    return c.json({ type: 'api_validation_error', message: 'The ref parameter is required.' }, 400)
+  if (problem.preview)
+    return c.json(
+      {
+        type: 'api_security_error',
+        message: 'This preview token has expired',
+        oauth_initiate: `${apiOrigin}/auth`,
+        oauth_token: `${apiOrigin}/auth/token`,
+      },
+      404,
+    )
+  if (problem.status === 410)
+    return c.json(
+      {
+        type: 'api_validation_error',
+        message: `The ref ${c.req.query('ref')} has expired. Master ref is: ${master}`,
+      },
+      410,
+    )
+  return c.json(
+    {
+      type: 'api_notfound_error',
+      message: `Ref not found. Ensure you have the correct ref and try again. Master ref is: ${master}`,
+    },
+    404,
+  )
 }
 
 /** The documents an id or uid filter names, straight from the indexes (undefined: no such filter). */

@@ -1,10 +1,11 @@
 import { parseArgs } from 'node:util'
-import { loadContent } from './store'
-import { defaultModelsDir, formatProblems, validateContent } from './validate'
+import { checkFolder, defaultModelsDir, formatProblems } from './validate'
 
 /**
- * `npm run content:check [-- --content DIR --models DIR]`: every document against its model;
- * exits 1 with the report. Models come from DIR itself when it has `customtypes/`, else from `.`.
+ * `npm run content:check [-- --content DIR --models DIR]`: every document, published or in a
+ * release, against its model; exits 1 with the report, warnings included (the API serves what
+ * only warns, as Prismic would; CI does not). Models come from DIR itself when it has
+ * `customtypes/`, else from `.`.
  */
 const { values } = parseArgs({
   options: {
@@ -13,11 +14,10 @@ const { values } = parseArgs({
   },
 })
 
-const store = loadContent(values.content)
-const problems = [
-  ...store.problems,
-  ...validateContent(store, values.models ?? defaultModelsDir(values.content)),
-]
+const { store, problems } = checkFolder(
+  values.content,
+  values.models ?? defaultModelsDir(values.content),
+)
 if (problems.length > 0) {
   console.error(formatProblems(problems, store.dir))
   process.exit(1)

@@ -6,9 +6,11 @@ import { initWritableRepository } from './write'
 
 /**
  * `npm run content-api -- --port N --content DIR [--models DIR] [--access-token T]
- * [--rate-limit N/s] [--retry-after S] [--watch] [--writable [--write-token T]
- * [--publish-migrations] [--languages en-us,fr-fr]]`: the content API on 127.0.0.1:N. With `--writable`, also the write
- * stand-ins (docs/prismic-write-apis.md) over the same folder, which then holds its own models.
+ * [--rate-limit N/s] [--retry-after S] [--watch] [--preview-url URL] [--writable [--write-token T]
+ * [--publish-migrations] [--languages en-us,fr-fr]]`: the content API on 127.0.0.1:N.
+ * `--preview-url` is the site's preview route, where opening a preview token goes. With
+ * `--writable`, also the write stand-ins (docs/prismic-write-apis.md) over the same folder, which
+ * then holds its own models.
  */
 const { values } = parseArgs({
   options: {
@@ -24,6 +26,7 @@ const { values } = parseArgs({
     'publish-migrations': { type: 'boolean', default: false },
     // The sample content's languages, so the repo's own content pushes with no other flag.
     languages: { type: 'string', default: 'en-us,fr-fr' },
+    'preview-url': { type: 'string' },
   },
 })
 
@@ -63,6 +66,7 @@ try {
           publishMigrations: values['publish-migrations'],
         }
       : undefined,
+    previewUrl: values['preview-url'],
   })
   const server = serve({ fetch: api.fetch, port, hostname: '127.0.0.1' }, (info) => {
     console.log(

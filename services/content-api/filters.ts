@@ -128,7 +128,7 @@ class Parser {
     if (name !== 'similar') {
       path = this.readWhile(PATH_CHAR)
       if (!path) this.fail(`expected a path such as document.type as the first argument of ${name}`)
-      if (!isValidPath(path)) this.fail(`unknown path "${path}"`, this.pos - path.length)
+      if (!isValidPath(path)) this.fail(`unexpected field '${path}'`, this.pos - path.length)
     }
     const args: FilterValue[] = []
     this.skipSpace()

@@ -39,6 +39,41 @@ export class FilterValueError extends Error {
   }
 }
 
+/**
+ * The fields a filter may name, by custom type: each field with the names of its subfields when
+ * it is a group (undefined otherwise). Built from the models, or from the documents without them.
+ */
+export type FilterSchema = Map<string, Map<string, Set<string> | undefined>>
+
+/** The `document.*` paths Prismic filters on. */
+const DOCUMENT_PATHS = new Set([
+  'document',
+  'document.id',
+  'document.type',
+  'document.tags',
+  'document.lang',
+  'document.first_publication_date',
+  'document.last_publication_date',
+])
+
+/**
+ * True when `path` names a field the repository has: a `document.*` path, or `my.<type>.<field>`
+ * (and `.<subfield>` of a group) of a known type. Prismic answers any other path with 400
+ * "unexpected field", so a typo fails here as it would in production. Paths deeper than a
+ * group's subfield are not checked.
+ */
+export function isKnownPath(path: string, schema: FilterSchema): boolean {
+  if (path.startsWith('document')) return DOCUMENT_PATHS.has(path)
+  const [root, type, field, sub] = path.split('.')
+  if (root !== 'my' || !type || !field) return false
+  const fields = schema.get(type)
+  if (!fields) return false
+  if (field === 'uid' && !sub) return true
+  if (!fields.has(field)) return false
+  const subfields = fields.get(field)
+  return !sub || !subfields || subfields.has(sub)
+}
+
 /** The values at `path` in a document: several for group and repeatable fields. */
 export function valuesAt(entry: StoredDocument, path: string): Json[] {
   return compilePath(path)(entry)

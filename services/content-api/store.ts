@@ -48,7 +48,17 @@ export type StoredDocument = {
 
 export type Language = { id: string; name: string; is_master: boolean }
 
-export type ContentProblem = { file: string; path: string; message: string }
+/**
+ * One finding about a content folder. A `warning` is what Prismic would still serve (content
+ * older than its model, a broken link): the API serves it and reports it; `content:check` fails
+ * on warnings and errors alike.
+ */
+export type ContentProblem = {
+  file: string
+  path: string
+  message: string
+  severity?: 'warning'
+}
 
 export type ContentStore = {
   dir: string
@@ -223,8 +233,57 @@ function collectText(value: Json, out: string[], key = ''): void {
   }
 }
 
-/** Loads and derives every document of a content folder. Never throws for bad content: it reports. */
-export function loadContent(dir: string): ContentStore {
+/** A release: drafts kept in `releases/<id>/documents/`, adding to or replacing the published ones. */
+export type ReleaseInfo = { id: string; label: string }
+
+/** What `loadContent` reads besides the published documents. */
+export type LoadOptions = {
+  /** A release id (a folder under `releases/`): its documents add to or replace the published. */
+  release?: string
+}
+
+/**
+ * The releases of a content folder: every `releases/<id>/` with a `documents/` folder, labelled by
+ * its `release.json` (`{ "label": "…" }`) or else by its id, title-cased.
+ */
+export function listReleases(dir: string): ReleaseInfo[] {
+  const root = path.join(path.resolve(dir), 'releases')
+  if (!existsSync(root)) return []
+  return readdirSync(root, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && existsSync(path.join(root, e.name, 'documents')))
+    .map((e) => e.name)
+    .sort()
+    .map((id) => {
+      let label = titleCase(id)
+      const file = path.join(root, id, 'release.json')
+      try {
+        const parsed = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as unknown) : {}
+        const given = (parsed as { label?: unknown } | null)?.label
+        if (typeof given === 'string' && given.trim()) label = given.trim()
+      } catch {
+        // An unreadable release.json keeps the default label; content:check reports nothing here
+        // because the label is cosmetic.
+      }
+      return { id, label }
+    })
+}
+
+type Pending = { raw: RawDocument; type: string; key: string; lang: string; file: string }
+
+/** The document index built by the first pass, before links are expanded. */
+type Identified = {
+  stored: StoredDocument[]
+  groups: Map<string, StoredDocument[]>
+  byId: Map<string, StoredDocument>
+  byUid: Map<string, StoredDocument[]>
+  byTypeAll: Map<string, StoredDocument[]>
+}
+
+/**
+ * Loads and derives every document of a content folder, or of one of its releases (the published
+ * documents with the release's on top). Never throws for bad content: it reports.
+ */
+export function loadContent(dir: string, options: LoadOptions = {}): ContentStore {
   const problems: ContentProblem[] = []
   const absolute = path.resolve(dir)
   if (!existsSync(path.join(absolute, 'documents'))) {
@@ -235,22 +294,67 @@ export function loadContent(dir: string): ContentStore {
     })
   }
   const hash = createHash('sha256')
-
-  let repo: RepositoryFile = {}
-  const repoFile = path.join(absolute, 'repository.json')
-  if (existsSync(repoFile)) {
-    const raw = readFileSync(repoFile)
-    hash.update('repository.json\0').update(raw)
-    repo = (readJson(repoFile, problems, 'repository.json') as RepositoryFile) ?? {}
+  const repo = readRepository(absolute, hash, problems)
+  if (options.release) hash.update(`release:${options.release}\0`)
+  const pending = readDocuments(absolute, documentFiles(absolute, options.release), hash, problems)
+  for (const rel of listFiles(path.join(absolute, 'media'))) {
+    hash.update(`media/${rel}\0`).update(String(statSync(path.join(absolute, 'media', rel)).size))
   }
+  const ref = hash.digest('base64url').slice(0, 16)
 
-  type Pending = { raw: RawDocument; type: string; key: string; lang: string; file: string }
+  const languages = languagesOf(repo, pending)
+  const masterLang = languages.find((l) => l.is_master)?.id ?? languages[0]?.id ?? 'en-us'
+  const identified = identify(pending, ref, problems)
+  linkAlternates(identified.groups)
+  expandDocuments(absolute, identified, masterLang, problems)
+  return {
+    dir: absolute,
+    ref,
+    languages,
+    masterLang,
+    repositoryTypes: { ...repo.types },
+    problems,
+    loadedAt: Date.now(),
+    ...indexDocuments(identified, repo),
+  }
+}
+
+function readRepository(
+  absolute: string,
+  hash: ReturnType<typeof createHash>,
+  problems: ContentProblem[],
+): RepositoryFile {
+  const repoFile = path.join(absolute, 'repository.json')
+  if (!existsSync(repoFile)) return {}
+  hash.update('repository.json\0').update(readFileSync(repoFile))
+  return (readJson(repoFile, problems, 'repository.json') as RepositoryFile) ?? {}
+}
+
+/**
+ * The document files to read, by their place under `documents/` (`<type>/<key>/<lang>.json`),
+ * each with the file it comes from: a release's file replaces the published file of that place.
+ */
+function documentFiles(absolute: string, release?: string): Map<string, string> {
+  const files = new Map<string, string>()
+  for (const rel of listFiles(path.join(absolute, 'documents'))) files.set(rel, `documents/${rel}`)
+  if (release) {
+    const base = `releases/${release}/documents`
+    for (const rel of listFiles(path.join(absolute, base))) files.set(rel, `${base}/${rel}`)
+  }
+  return new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+}
+
+/** Reads each document file, reporting those that are misplaced, malformed or have stray keys. */
+function readDocuments(
+  absolute: string,
+  files: Map<string, string>,
+  hash: ReturnType<typeof createHash>,
+  problems: ContentProblem[],
+): Pending[] {
   const pending: Pending[] = []
-  for (const rel of listFiles(path.join(absolute, 'documents'))) {
-    const file = `documents/${rel}`
+  for (const [rel, file] of files) {
     const parts = rel.split('/')
-    const full = path.join(absolute, file)
-    const bytes = readFileSync(full)
+    const bytes = readFileSync(path.join(absolute, file))
     hash.update(file + '\0').update(bytes)
     if (parts.length !== 3 || !parts[2]!.endsWith('.json')) {
       problems.push({
@@ -268,80 +372,109 @@ export function loadContent(dir: string): ContentStore {
       problems.push({ file, path: '$', message: 'must be a JSON object with "data"' })
       continue
     }
-    for (const name of Object.keys(raw)) {
-      if (!DOCUMENT_KEYS.has(name))
-        problems.push({
-          file,
-          path: `$.${name}`,
-          message: `is not a key of a document file (${[...DOCUMENT_KEYS].join(', ')}); fields go in "data"`,
-        })
-    }
-    const { uid, tags } = raw as RawDocument
-    if (uid !== undefined && uid !== null && (typeof uid !== 'string' || uid === ''))
-      problems.push({
-        file,
-        path: '$.uid',
-        message: `must be a non-empty string; got ${JSON.stringify(uid)}`,
-      })
-    if (tags !== undefined && (!Array.isArray(tags) || tags.some((t) => typeof t !== 'string')))
-      problems.push({
-        file,
-        path: '$.tags',
-        message: `must be a list of strings; got ${JSON.stringify(tags)}`,
-      })
+    checkDocumentKeys(raw as RawDocument, file, problems)
     pending.push({ raw: raw as RawDocument, type, key, lang, file })
   }
-  for (const rel of listFiles(path.join(absolute, 'media'))) {
-    hash.update(`media/${rel}\0`).update(String(statSync(path.join(absolute, 'media', rel)).size))
-  }
+  return pending
+}
 
-  const ref = hash.digest('base64url').slice(0, 16)
-
-  const langIds = [...new Set(pending.map((p) => p.lang))]
-  const languages: Language[] = repo.languages?.length
-    ? repo.languages.map((l, i) => ({
-        id: l.id,
-        name: l.name ?? LANGUAGE_NAMES[l.id] ?? l.id,
-        is_master: l.master ?? i === 0,
-      }))
-    : (langIds.includes('en-us')
-        ? ['en-us', ...langIds.filter((l) => l !== 'en-us')]
-        : langIds
-      ).map((id, i) => ({ id, name: LANGUAGE_NAMES[id] ?? id, is_master: i === 0 }))
-  const masterLang = languages.find((l) => l.is_master)?.id ?? languages[0]?.id ?? 'en-us'
-
-  // First pass: identities, so links can be resolved in the second.
-  const stored: StoredDocument[] = []
-  const groups = new Map<string, StoredDocument[]>()
-  const byId = new Map<string, StoredDocument>()
-  const byUid = new Map<string, StoredDocument[]>()
-  const byTypeAll = new Map<string, StoredDocument[]>()
-  for (const p of pending) {
-    const { raw, type, key, lang, file } = p
-    const id = typeof raw.id === 'string' && raw.id ? raw.id : stableId(`${type}/${key}/${lang}`)
-    const uid = typeof raw.uid === 'string' ? raw.uid : raw.uid == null ? null : String(raw.uid)
-    const tags = Array.isArray(raw.tags)
-      ? raw.tags.filter((t): t is string => typeof t === 'string')
-      : []
-    const first =
-      typeof raw.first_publication_date === 'string' ? raw.first_publication_date : DEFAULT_DATE
-    const last = typeof raw.last_publication_date === 'string' ? raw.last_publication_date : first
-    const firstMs = parseTimestamp(first)
-    const lastMs = parseTimestamp(last)
-    if (Number.isNaN(firstMs))
+function checkDocumentKeys(raw: RawDocument, file: string, problems: ContentProblem[]): void {
+  for (const name of Object.keys(raw)) {
+    if (!DOCUMENT_KEYS.has(name))
       problems.push({
         file,
-        path: '$.first_publication_date',
-        message: `is not a date: "${first}"`,
+        path: `$.${name}`,
+        message: `is not a key of a document file (${[...DOCUMENT_KEYS].join(', ')}); fields go in "data"`,
       })
-    if (Number.isNaN(lastMs))
-      problems.push({ file, path: '$.last_publication_date', message: `is not a date: "${last}"` })
-    const data =
-      raw.data && typeof raw.data === 'object' && !Array.isArray(raw.data)
-        ? (raw.data as JsonObject)
-        : {}
-    if (!raw.data) problems.push({ file, path: '$.data', message: 'is missing' })
-    const doc: PrismicApiDocument = {
+  }
+  const { uid, tags } = raw
+  if (uid !== undefined && uid !== null && (typeof uid !== 'string' || uid === ''))
+    problems.push({
+      file,
+      path: '$.uid',
+      message: `must be a non-empty string; got ${JSON.stringify(uid)}`,
+    })
+  if (tags !== undefined && (!Array.isArray(tags) || tags.some((t) => typeof t !== 'string')))
+    problems.push({
+      file,
+      path: '$.tags',
+      message: `must be a list of strings; got ${JSON.stringify(tags)}`,
+    })
+}
+
+function languagesOf(repo: RepositoryFile, pending: Pending[]): Language[] {
+  if (repo.languages?.length)
+    return repo.languages.map((l, i) => ({
+      id: l.id,
+      name: l.name ?? LANGUAGE_NAMES[l.id] ?? l.id,
+      is_master: l.master ?? i === 0,
+    }))
+  const langIds = [...new Set(pending.map((p) => p.lang))]
+  return (
+    langIds.includes('en-us') ? ['en-us', ...langIds.filter((l) => l !== 'en-us')] : langIds
+  ).map((id, i) => ({ id, name: LANGUAGE_NAMES[id] ?? id, is_master: i === 0 }))
+}
+
+/** First pass: each document's identity and dates, indexed so links can be resolved next. */
+function identify(pending: Pending[], ref: string, problems: ContentProblem[]): Identified {
+  const out: Identified = {
+    stored: [],
+    groups: new Map(),
+    byId: new Map(),
+    byUid: new Map(),
+    byTypeAll: new Map(),
+  }
+  for (const p of pending) {
+    const entry = storedDocument(p, ref, problems)
+    const { id, uid, type } = entry.doc
+    if (out.byId.has(id))
+      problems.push({
+        file: p.file,
+        path: '$.id',
+        message: `repeats the id "${id}" of ${out.byId.get(id)!.file}`,
+      })
+    out.stored.push(entry)
+    out.byId.set(id, entry)
+    pushTo(out.groups, `${type}/${p.key}`, entry)
+    if (uid !== null) pushTo(out.byUid, `${type}\0${uid}`, entry)
+    pushTo(out.byTypeAll, type, entry)
+  }
+  return out
+}
+
+function pushTo<T>(map: Map<string, T[]>, key: string, value: T): void {
+  const list = map.get(key)
+  if (list) list.push(value)
+  else map.set(key, [value])
+}
+
+function storedDocument(p: Pending, ref: string, problems: ContentProblem[]): StoredDocument {
+  const { raw, type, key, lang, file } = p
+  const id = typeof raw.id === 'string' && raw.id ? raw.id : stableId(`${type}/${key}/${lang}`)
+  const uid = typeof raw.uid === 'string' ? raw.uid : raw.uid == null ? null : String(raw.uid)
+  const tags = Array.isArray(raw.tags)
+    ? raw.tags.filter((t): t is string => typeof t === 'string')
+    : []
+  const first =
+    typeof raw.first_publication_date === 'string' ? raw.first_publication_date : DEFAULT_DATE
+  const last = typeof raw.last_publication_date === 'string' ? raw.last_publication_date : first
+  const firstMs = parseTimestamp(first)
+  const lastMs = parseTimestamp(last)
+  if (Number.isNaN(firstMs))
+    problems.push({
+      file,
+      path: '$.first_publication_date',
+      message: `is not a date: "${first}"`,
+    })
+  if (Number.isNaN(lastMs))
+    problems.push({ file, path: '$.last_publication_date', message: `is not a date: "${last}"` })
+  const data =
+    raw.data && typeof raw.data === 'object' && !Array.isArray(raw.data)
+      ? (raw.data as JsonObject)
+      : {}
+  if (!raw.data) problems.push({ file, path: '$.data', message: 'is missing' })
+  return {
+    doc: {
       id,
       uid,
       url: null,
@@ -355,39 +488,18 @@ export function loadContent(dir: string): ContentStore {
       lang,
       alternate_languages: [],
       data,
-    }
-    if (byId.has(id))
-      problems.push({
-        file,
-        path: '$.id',
-        message: `repeats the id "${id}" of ${byId.get(id)!.file}`,
-      })
-    const entry: StoredDocument = {
-      doc,
-      file,
-      key,
-      text: '',
-      firstPublished: Number.isNaN(firstMs) ? 0 : firstMs,
-      lastPublished: Number.isNaN(lastMs) ? 0 : lastMs,
-      sortKeys: new Map(),
-    }
-    stored.push(entry)
-    byId.set(id, entry)
-    const groupKey = `${type}/${key}`
-    const group = groups.get(groupKey)
-    if (group) group.push(entry)
-    else groups.set(groupKey, [entry])
-    if (uid !== null) {
-      const uidKey = `${type}\0${uid}`
-      const sameUid = byUid.get(uidKey)
-      if (sameUid) sameUid.push(entry)
-      else byUid.set(uidKey, [entry])
-    }
-    const typeDocs = byTypeAll.get(type)
-    if (typeDocs) typeDocs.push(entry)
-    else byTypeAll.set(type, [entry])
+    },
+    file,
+    key,
+    text: '',
+    firstPublished: Number.isNaN(firstMs) ? 0 : firstMs,
+    lastPublished: Number.isNaN(lastMs) ? 0 : lastMs,
+    sortKeys: new Map(),
   }
+}
 
+/** Documents of one type and key are translations of each other. */
+function linkAlternates(groups: Map<string, StoredDocument[]>): void {
   for (const group of groups.values()) {
     for (const entry of group) {
       entry.doc.alternate_languages = group
@@ -400,116 +512,163 @@ export function loadContent(dir: string): ContentStore {
         }))
     }
   }
+}
 
-  // Second pass: expand shorthand links and images into Prismic's full shapes.
-  const mediaCache = new Map<string, MediaInfo | null>()
-  const resolveDocLink = (from: StoredDocument, link: JsonObject): StoredDocument | undefined => {
-    if (typeof link.id === 'string' && byId.has(link.id)) return byId.get(link.id)
-    const type = typeof link.type === 'string' ? link.type : undefined
-    const lang = typeof link.lang === 'string' ? link.lang : from.doc.lang
-    if (type && typeof link.key === 'string') {
-      const group = groups.get(`${type}/${link.key}`) ?? []
-      return (
-        group.find((d) => d.doc.lang === lang) ??
-        group.find((d) => d.doc.lang === masterLang) ??
-        group[0]
-      )
-    }
-    if (type && typeof link.uid === 'string') {
-      const candidates = byUid.get(`${type}\0${link.uid}`) ?? []
-      return candidates.find((d) => d.doc.lang === lang) ?? candidates[0]
-    }
-    if (type && !link.uid && !link.key && !link.id) {
-      // A link to a single type: its document in this language.
-      const candidates = byTypeAll.get(type) ?? []
-      return candidates.find((d) => d.doc.lang === lang) ?? candidates[0]
-    }
-    return undefined
-  }
+type ExpandContext = {
+  absolute: string
+  index: Identified
+  masterLang: string
+  mediaCache: Map<string, MediaInfo | null>
+  problems: ContentProblem[]
+}
 
-  const expand = (entry: StoredDocument, value: Json, jsonPath: string): Json => {
-    if (Array.isArray(value))
-      return value.map((item, i) => expand(entry, item, `${jsonPath}[${i}]`))
-    if (!value || typeof value !== 'object') return value
-    const obj = value as JsonObject
-    if (obj.link_type === 'Document' && !('isBroken' in obj && 'slug' in obj)) {
-      const target = resolveDocLink(entry, obj)
-      if (!target) {
-        if (Object.keys(obj).length > 1) {
-          problems.push({
-            file: entry.file,
-            path: jsonPath,
-            message: `links to a document that does not exist: ${JSON.stringify(obj)}`,
-          })
-        }
-        return Object.keys(obj).length > 1
-          ? { link_type: 'Document', isBroken: true, ...stripShorthand(obj) }
-          : { link_type: 'Any' }
-      }
-      const t = target.doc
-      return {
-        ...stripShorthand(obj),
-        link_type: 'Document',
-        id: t.id,
-        type: t.type,
-        tags: t.tags,
-        lang: t.lang,
-        slug: t.slugs[0] ?? null,
-        first_publication_date: t.first_publication_date,
-        last_publication_date: t.last_publication_date,
-        ...(t.uid ? { uid: t.uid } : {}),
-        url: null,
-        isBroken: false,
-      }
-    }
-    if (typeof obj.media === 'string') {
-      const info = mediaInfo(absolute, obj.media, mediaCache)
-      if (!info) {
-        problems.push({
-          file: entry.file,
-          path: `${jsonPath}.media`,
-          message: `names a media file that does not exist: media/${obj.media}`,
-        })
-      }
-      const url = `${MEDIA_TOKEN}/${encodeMediaPath(obj.media)}`
-      const rest = Object.fromEntries(Object.entries(obj).filter(([k]) => k !== 'media'))
-      for (const [k, v] of Object.entries(rest)) rest[k] = expand(entry, v, `${jsonPath}.${k}`)
-      if (obj.link_type === 'Media') {
-        return {
-          ...rest,
-          link_type: 'Media',
-          key: stableId(`media:${obj.media}`),
-          id: stableId(`media:${obj.media}`),
-          url,
-          kind: info?.kind === 'image' ? 'image' : 'file',
-          name: path.basename(obj.media),
-          size: String(info?.size ?? 0),
-          ...(info?.width ? { width: String(info.width), height: String(info.height) } : {}),
-        }
-      }
-      return {
-        id: stableId(`media:${obj.media}`),
-        alt: null,
-        copyright: null,
-        ...rest,
-        url,
-        dimensions: { width: info?.width ?? 0, height: info?.height ?? 0 },
-        edit: { x: 0, y: 0, zoom: 1, background: 'transparent' },
-      }
-    }
-    const out: JsonObject = {}
-    for (const [k, v] of Object.entries(obj)) out[k] = expand(entry, v, `${jsonPath}.${k}`)
-    return out
-  }
-
-  for (const entry of stored) {
-    entry.doc.data = expand(entry, entry.doc.data, '$.data') as JsonObject
+/** Second pass: shorthand links and images become Prismic's full shapes; text is indexed. */
+function expandDocuments(
+  absolute: string,
+  index: Identified,
+  masterLang: string,
+  problems: ContentProblem[],
+): void {
+  const ctx: ExpandContext = { absolute, index, masterLang, mediaCache: new Map(), problems }
+  for (const entry of index.stored) {
+    entry.doc.data = expand(ctx, entry, entry.doc.data, '$.data') as JsonObject
     const text: string[] = []
     if (entry.doc.uid) text.push(entry.doc.uid)
     collectText(entry.doc.data, text)
     entry.text = text.join(' \n ').toLowerCase()
   }
+}
 
+function resolveDocLink(
+  ctx: ExpandContext,
+  from: StoredDocument,
+  link: JsonObject,
+): StoredDocument | undefined {
+  const { byId, groups, byUid, byTypeAll } = ctx.index
+  if (typeof link.id === 'string' && byId.has(link.id)) return byId.get(link.id)
+  const type = typeof link.type === 'string' ? link.type : undefined
+  const lang = typeof link.lang === 'string' ? link.lang : from.doc.lang
+  if (type && typeof link.key === 'string') {
+    const group = groups.get(`${type}/${link.key}`) ?? []
+    return (
+      group.find((d) => d.doc.lang === lang) ??
+      group.find((d) => d.doc.lang === ctx.masterLang) ??
+      group[0]
+    )
+  }
+  if (type && typeof link.uid === 'string') {
+    const candidates = byUid.get(`${type}\0${link.uid}`) ?? []
+    return candidates.find((d) => d.doc.lang === lang) ?? candidates[0]
+  }
+  if (type && !link.uid && !link.key && !link.id) {
+    // A link to a single type: its document in this language.
+    const candidates = byTypeAll.get(type) ?? []
+    return candidates.find((d) => d.doc.lang === lang) ?? candidates[0]
+  }
+  return undefined
+}
+
+function expand(ctx: ExpandContext, entry: StoredDocument, value: Json, jsonPath: string): Json {
+  if (Array.isArray(value))
+    return value.map((item, i) => expand(ctx, entry, item, `${jsonPath}[${i}]`))
+  if (!value || typeof value !== 'object') return value
+  const obj = value as JsonObject
+  if (obj.link_type === 'Document' && !('isBroken' in obj && 'slug' in obj))
+    return expandDocumentLink(ctx, entry, obj, jsonPath)
+  if (typeof obj.media === 'string') return expandMedia(ctx, entry, obj, jsonPath)
+  const out: JsonObject = {}
+  for (const [k, v] of Object.entries(obj)) out[k] = expand(ctx, entry, v, `${jsonPath}.${k}`)
+  return out
+}
+
+function expandDocumentLink(
+  ctx: ExpandContext,
+  entry: StoredDocument,
+  obj: JsonObject,
+  jsonPath: string,
+): Json {
+  const target = resolveDocLink(ctx, entry, obj)
+  if (!target) {
+    if (Object.keys(obj).length === 1) return { link_type: 'Any' }
+    // Prismic serves a link whose target is gone as broken: so does the API, with a warning.
+    ctx.problems.push({
+      file: entry.file,
+      path: jsonPath,
+      message: `links to a document that does not exist: ${JSON.stringify(obj)}`,
+      severity: 'warning',
+    })
+    return { link_type: 'Document', isBroken: true, ...stripShorthand(obj) }
+  }
+  const t = target.doc
+  return {
+    ...stripShorthand(obj),
+    link_type: 'Document',
+    id: t.id,
+    type: t.type,
+    tags: t.tags,
+    lang: t.lang,
+    slug: t.slugs[0] ?? null,
+    first_publication_date: t.first_publication_date,
+    last_publication_date: t.last_publication_date,
+    ...(t.uid ? { uid: t.uid } : {}),
+    url: null,
+    isBroken: false,
+  }
+}
+
+function expandMedia(
+  ctx: ExpandContext,
+  entry: StoredDocument,
+  obj: JsonObject,
+  jsonPath: string,
+): Json {
+  const media = obj.media as string
+  const info = mediaInfo(ctx.absolute, media, ctx.mediaCache)
+  if (!info) {
+    // Served anyway (its URL answers 404), as a document with a lost asset would be.
+    ctx.problems.push({
+      file: entry.file,
+      path: `${jsonPath}.media`,
+      message: `names a media file that does not exist: media/${media}`,
+      severity: 'warning',
+    })
+  }
+  const url = `${MEDIA_TOKEN}/${encodeMediaPath(media)}`
+  const rest = Object.fromEntries(Object.entries(obj).filter(([k]) => k !== 'media'))
+  for (const [k, v] of Object.entries(rest)) rest[k] = expand(ctx, entry, v, `${jsonPath}.${k}`)
+  if (obj.link_type === 'Media') {
+    return {
+      ...rest,
+      link_type: 'Media',
+      key: stableId(`media:${media}`),
+      id: stableId(`media:${media}`),
+      url,
+      kind: info?.kind === 'image' ? 'image' : 'file',
+      name: path.basename(media),
+      size: String(info?.size ?? 0),
+      ...(info?.width ? { width: String(info.width), height: String(info.height) } : {}),
+    }
+  }
+  return {
+    id: stableId(`media:${media}`),
+    alt: null,
+    copyright: null,
+    ...rest,
+    url,
+    dimensions: { width: info?.width ?? 0, height: info?.height ?? 0 },
+    edit: { x: 0, y: 0, zoom: 1, background: 'transparent' },
+  }
+}
+
+/** The store's lookup tables: by type and language, by language, and the labels and tags. */
+function indexDocuments(
+  identified: Identified,
+  repo: RepositoryFile,
+): Pick<
+  ContentStore,
+  'types' | 'tags' | 'documents' | 'byId' | 'byType' | 'byLang' | 'byUid' | 'sorted'
+> {
+  const { stored } = identified
   const types: Record<string, string> = { ...repo.types }
   for (const entry of stored) types[entry.doc.type] ??= titleCase(entry.doc.type)
   const tags = [...new Set(stored.flatMap((e) => e.doc.tags))].sort()
@@ -519,30 +678,18 @@ export function loadContent(dir: string): ContentStore {
     const { type, lang } = entry.doc
     let langs = byType.get(type)
     if (!langs) byType.set(type, (langs = new Map()))
-    const list = langs.get(lang)
-    if (list) list.push(entry)
-    else langs.set(lang, [entry])
-    const inLang = byLang.get(lang)
-    if (inLang) inLang.push(entry)
-    else byLang.set(lang, [entry])
+    pushTo(langs, lang, entry)
+    pushTo(byLang, lang, entry)
   }
-
   return {
-    dir: absolute,
-    ref,
-    languages,
-    masterLang,
     types,
-    repositoryTypes: { ...repo.types },
     tags,
     documents: stored,
-    byId,
+    byId: identified.byId,
     byType,
     byLang,
-    byUid,
+    byUid: identified.byUid,
     sorted: new Map(),
-    problems,
-    loadedAt: Date.now(),
   }
 }
 

@@ -1,6 +1,15 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import type { ContentProblem, ContentStore, Json, JsonObject, StoredDocument } from './store'
+import {
+  listReleases,
+  loadContent,
+  type ContentProblem,
+  type ContentStore,
+  type Json,
+  type JsonObject,
+  type StoredDocument,
+} from './store'
+import type { FilterSchema } from './query'
 
 /**
  * Checks documents against their Slice Machine models: `customtypes/<id>/index.json` and
@@ -166,8 +175,9 @@ type Context = {
   problems: ContentProblem[]
 }
 
+/** A document that does not fit its model: Prismic serves it as it is, so the API warns. */
 function report(ctx: Context, jsonPath: string, message: string): void {
-  ctx.problems.push({ file: ctx.entry.file, path: jsonPath, message })
+  ctx.problems.push({ file: ctx.entry.file, path: jsonPath, message, severity: 'warning' })
 }
 
 /** Checks an object of fields against a field map, filling the fields it leaves out. */
@@ -413,7 +423,7 @@ function checkImage(ctx: Context, value: Json, field: ModelField, jsonPath: stri
     )
     return
   }
-  if (Object.keys(value).length === 0) return
+  if (isEmptyImage(value)) return
   if (typeof value.url !== 'string')
     report(ctx, jsonPath, 'is an Image without a picture: give "media" (a file under media/)')
   if (value.alt !== undefined && value.alt !== null && typeof value.alt !== 'string')
@@ -429,6 +439,15 @@ function checkImage(ctx: Context, value: Json, field: ModelField, jsonPath: stri
     checkImage(ctx, thumb, { type: 'Image' }, `${jsonPath}.${name}`)
   }
 }
+
+/**
+ * An empty image as the client's `EmptyImageFieldImage` types it: `{}`, or any of `id`, `url`,
+ * `dimensions`, `edit`, `alt` and `copyright` set to null (`@prismicio/mock` writes all six).
+ */
+function isEmptyImage(value: JsonObject): boolean {
+  return Object.entries(value).every(([name, v]) => EMPTY_IMAGE_KEYS.has(name) && v === null)
+}
+const EMPTY_IMAGE_KEYS = new Set(['id', 'url', 'dimensions', 'edit', 'alt', 'copyright'])
 
 function checkSlices(ctx: Context, value: Json, field: ModelField, jsonPath: string): void {
   if (!Array.isArray(value)) {
@@ -562,6 +581,7 @@ export function validateContent(store: ContentStore, modelsDir?: string): Conten
         file: entry.file,
         path: '$',
         message: `has type "${entry.doc.type}" (its folder), which no model in customtypes/ defines (known: ${[...models.customTypes.keys()].join(', ')})`,
+        severity: 'warning',
       })
       continue
     }
@@ -617,4 +637,67 @@ export function formatProblems(problems: ContentProblem[], dir: string): string 
     `The content folder ${dir} has ${problems.length} problem${problems.length === 1 ? '' : 's'}:`,
     ...problems.map((p) => `  ${p.file} ${p.path}: ${p.message}`),
   ].join('\n')
+}
+
+/**
+ * The fields filters may name, by type: every field of each model (groups with their subfields),
+ * and for a type no model defines, the fields its documents hold.
+ */
+export function filterSchema(store: ContentStore, modelsDir?: string): FilterSchema {
+  const schema: FilterSchema = new Map()
+  const models = modelsDir ? loadModels(modelsDir) : undefined
+  for (const [id, { model }] of models?.customTypes ?? []) {
+    const fields = new Map<string, Set<string> | undefined>()
+    for (const tab of Object.values(model.json ?? {}))
+      for (const [name, field] of Object.entries(tab))
+        fields.set(
+          name,
+          field.type === 'Group' ? new Set(Object.keys(field.config?.fields ?? {})) : undefined,
+        )
+    schema.set(id, fields)
+  }
+  for (const { doc } of store.documents) {
+    if (models?.customTypes.has(doc.type)) continue
+    let fields = schema.get(doc.type)
+    if (!fields) schema.set(doc.type, (fields = new Map()))
+    for (const name of Object.keys(doc.data)) fields.set(name, undefined)
+  }
+  return schema
+}
+
+/** One store (the published documents, or a release over them) and everything found in it. */
+export type CheckedStore = { store: ContentStore; problems: ContentProblem[] }
+
+/** Loads the published documents, or a release over them, and checks them against the models. */
+export function loadChecked(
+  contentDir: string,
+  modelsDir?: string,
+  release?: string,
+): CheckedStore {
+  const store = loadContent(contentDir, { release })
+  return { store, problems: [...store.problems, ...validateContent(store, modelsDir)] }
+}
+
+/**
+ * What `content:check` reports: every problem of the published documents and of each release,
+ * each once (a release repeats the published documents it does not replace).
+ */
+export function checkFolder(contentDir: string, modelsDir?: string): CheckedStore {
+  const master = loadChecked(contentDir, modelsDir)
+  const problems = uniqueProblems([
+    master.problems,
+    ...listReleases(contentDir).map((r) => loadChecked(contentDir, modelsDir, r.id).problems),
+  ])
+  return { store: master.store, problems }
+}
+
+/** The problems of several stores, each reported once. */
+export function uniqueProblems(lists: ContentProblem[][]): ContentProblem[] {
+  const seen = new Set<string>()
+  return lists.flat().filter((p) => {
+    const key = `${p.file}\0${p.path}\0${p.message}`
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
 }

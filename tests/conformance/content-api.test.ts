@@ -84,7 +84,8 @@ describe('repository endpoint', () => {
       author: 'Writer',
       settings: 'Site settings',
     })
-    expect(repository.tags).toEqual([...new Set(fixture.documents.flatMap((d) => d.tags))].sort())
+    // Prismic lists tags through the Tags API only, and keeps an empty list here.
+    expect(repository.tags).toEqual([])
     const everything = repository.forms.everything!
     expect(everything.action).toBe(`${served.endpoint}/documents/search`)
     expect(Object.keys(everything.fields)).toEqual(
@@ -112,10 +113,25 @@ describe('repository endpoint', () => {
     expect(repository).toHaveProperty('integrationFieldsRef')
   })
 
-  it('answers getTags with every tag in use', async () => {
-    expect((await client.getTags()).sort()).toEqual(
+  it('answers getTags with every tag in use, through the tags form as Prismic serves them', async () => {
+    const requested: string[] = []
+    const watching = prismic.createClient(served.endpoint, {
+      fetch: (input, init) => {
+        requested.push(String(input))
+        return fetch(input, init)
+      },
+    })
+    const repository = await watching.getRepository()
+    expect(repository.forms.tags).toEqual({
+      method: 'GET',
+      enctype: 'application/x-www-form-urlencoded',
+      action: `${served.origin}/api/tags`,
+      fields: {},
+    })
+    expect((await watching.getTags()).sort()).toEqual(
       [...new Set(TAGS.filter((t) => fixture.documents.some((d) => d.tags.includes(t))))].sort(),
     )
+    expect(requested).toContain(`${served.origin}/api/tags`)
   })
 })
 
@@ -607,8 +623,15 @@ describe('errors', () => {
     expect(error).toBeInstanceOf(prismic.ParsingError)
     expect((error as prismic.ParsingError).response).toMatchObject({
       type: 'parsing-error',
-      pos: { line: 1, column: expect.any(Number) },
+      line: 1,
+      column: expect.any(Number),
+      location: expect.any(String),
     })
+    const typo = await client
+      .get({ filters: [prismic.filter.at('my.article.titel', 'x')] })
+      .catch((e: unknown) => e)
+    expect(typo).toBeInstanceOf(prismic.ParsingError)
+    expect((typo as prismic.ParsingError).message).toMatch(/^unexpected field 'my.article.titel'/)
     expect(
       await client.get({ filters: ['[[nope(document.type)]]'] }).catch((e: unknown) => e),
     ).toBeInstanceOf(prismic.ParsingError)
@@ -657,11 +680,15 @@ describe('errors', () => {
     })
     try {
       const anonymous = prismic.createClient(guarded.endpoint)
-      expect(await anonymous.getRepository().catch((e: unknown) => e)).toBeInstanceOf(
-        prismic.ForbiddenError,
-      )
+      const refused = await anonymous.getRepository().catch((e: unknown) => e)
+      expect(refused).toBeInstanceOf(prismic.ForbiddenError)
+      // The client's ForbiddenError takes its message from the body's `message`.
+      expect((refused as prismic.ForbiddenError).message).toMatch(/^Invalid access token/)
       const wrong = prismic.createClient(guarded.endpoint, { accessToken: 'wrong' })
-      expect(await wrong.get().catch((e: unknown) => e)).toBeInstanceOf(prismic.ForbiddenError)
+      const wrongError = await wrong.get().catch((e: unknown) => e)
+      expect(wrongError).toBeInstanceOf(prismic.ForbiddenError)
+      expect((wrongError as prismic.ForbiddenError).message).toMatch(/^Invalid access token/)
+      expect(await wrong.getTags().catch((e: unknown) => e)).toBeInstanceOf(prismic.ForbiddenError)
       const { ref } = await prismic
         .createClient(guarded.endpoint, { accessToken: 'secret-token' })
         .getMasterRef()

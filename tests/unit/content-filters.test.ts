@@ -80,16 +80,45 @@ describe('filter parser', () => {
       '[[number.lt(my.article.rating, "x")]]',
       '[[in(my.article.summary, ["x"])]]',
       '[[at(nowhere.x, "y")]]',
+      '[[at(my.article.nofield, "y")]]',
       '[[similar("a")]]',
     ]) {
       const response = await search(q)
       expect(response.status, q).toBe(400)
-      expect(await response.json()).toMatchObject({
-        type: 'parsing-error',
-        message: expect.any(String),
-        pos: { line: 1 },
-      })
+      // Prismic's shape, which the official client's tests answer ParsingError with.
+      expect(Object.keys(await response.json()).sort(), q).toEqual(
+        ['column', 'id', 'line', 'location', 'message', 'type'].sort(),
+      )
     }
+  })
+
+  it('answers a filter on a field or type the models lack with 400 "unexpected field", as Prismic does', async () => {
+    for (const [q, field] of [
+      ['[[at(my.article.nofield, "x")]]', 'my.article.nofield'],
+      ['[[at(my.recipe.title, "x")]]', 'my.recipe.title'],
+      ['[[has(my.article.gallery.credit)]]', 'my.article.gallery.credit'],
+      ['[[at(document.colour, "x")]]', 'document.colour'],
+    ] as const) {
+      const response = await search(q)
+      expect(response.status, q).toBe(400)
+      const body = (await response.json()) as Record<string, unknown>
+      expect(body).toMatchObject({
+        type: 'parsing-error',
+        line: 1,
+        column: q.indexOf(field) + 1,
+        location: `${q}\n${' '.repeat(q.indexOf(field))}^`,
+      })
+      expect(body.message).toBe(
+        `unexpected field '${field}' on line:1 col:${q.indexOf(field) + 1} in query '${q}'`,
+      )
+    }
+    // Fields the model has, group subfields and uid pass.
+    for (const q of [
+      '[[at(my.article.summary, "x")]]',
+      '[[at(my.article.gallery.caption, "x")]]',
+      '[[at(my.article.uid, "x")]]',
+    ])
+      expect((await search(q)).status, q).toBe(200)
   })
 
   it('never answers 500, whatever the query', async () => {

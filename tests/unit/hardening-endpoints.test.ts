@@ -43,4 +43,18 @@ describe('isPreviewToken', () => {
     expect(isPreviewToken('', endpoint)).toBe(false)
     expect(isPreviewToken(null, endpoint)).toBe(false)
   })
+
+  it('accepts the embedded API’s tokens only beside its own mount, on its own host', () => {
+    const embedded = 'http://localhost:3000/local/prismic/api/v2'
+    expect(
+      isPreviewToken(
+        'http://localhost:3000/local/prismic/previews/winter?websitePreviewId=winter',
+        embedded,
+      ),
+    ).toBe(true)
+    expect(isPreviewToken('http://localhost:3000/previews/winter', embedded)).toBe(false)
+    expect(isPreviewToken('http://evil.example/local/prismic/previews/winter', embedded)).toBe(
+      false,
+    )
+  })
 })

@@ -4,7 +4,7 @@ import { Hono } from 'hono'
 import { writeJsonAtomic } from './files'
 import { createAssetApi } from './assets'
 import { createCustomTypesApi } from './custom-types'
-import type { ContentStore } from '../store'
+import type { ContentStore, ReleaseInfo } from '../store'
 import { createMigrationApi, createReleaseView } from './migration'
 
 /**
@@ -21,6 +21,12 @@ export type WriteApiOptions = {
   publishMigrations?: boolean
 }
 
+/** The migration release as the Content API lists it among the refs. */
+export const MIGRATION_RELEASE: ReleaseInfo = {
+  id: 'migration-release',
+  label: 'Migration release',
+}
+
 /** The paths of the write stand-ins under the content API's origin. */
 export const WRITE_API_PATHS = {
   migration: '/migration',
@@ -31,10 +37,8 @@ export const WRITE_API_PATHS = {
 /** The write stand-ins, and the migration release as the Content API serves it. */
 export type WriteApp = {
   app: Hono
-  /** The migration release's ref (`isMasterRef: false`), while the release has documents. */
-  refs: () => { id: string; ref: string; label: string; isMasterRef: false }[]
-  /** The store to search for `ref` when it is the migration release's. */
-  storeFor: (ref: string | undefined) => ContentStore | undefined
+  /** The migration release's documents, while it has any (served as a ref of its own). */
+  release: () => ContentStore | undefined
 }
 
 /** Mounts the three stand-ins over `contentDir` (documents, media) and `modelsDir` (models). */
@@ -45,27 +49,7 @@ export function createWriteApp(
   app.route(WRITE_API_PATHS.migration, createMigrationApi(options))
   app.route(WRITE_API_PATHS.asset, createAssetApi(options))
   app.route(WRITE_API_PATHS.customTypes, createCustomTypesApi(options))
-  const release = createReleaseView(options.contentDir)
-  return {
-    app,
-    refs: () => {
-      const store = release()
-      return store
-        ? [
-            {
-              id: 'migration-release',
-              ref: store.ref,
-              label: 'Migration release',
-              isMasterRef: false,
-            },
-          ]
-        : []
-    },
-    storeFor: (ref) => {
-      const store = ref ? release() : undefined
-      return store?.ref === ref ? store : undefined
-    },
-  }
+  return { app, release: createReleaseView(options.contentDir) }
 }
 
 /**

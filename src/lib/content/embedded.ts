@@ -71,9 +71,12 @@ class UncachedAnswer extends Error {
 /** `embeddedFetch` through Next's data cache, tagged `CONTENT_CACHE_TAG`. */
 export async function cachedEmbeddedFetch(input: string, init?: RequestInit): Promise<Response> {
   // The repository answer carries the master ref, which changes with the content: it is always
-  // asked fresh (in-process, it costs nothing). Queries name their ref, so they cache safely,
-  // even across builds that share Next's data cache.
-  if (!new URL(input).pathname.includes('/documents/')) return embeddedFetch(input, init)
+  // asked fresh (in-process, it costs nothing). Queries name their ref (a hash of the content
+  // it serves), so they cache safely, even across builds that share Next's data cache.
+  const url = new URL(input)
+  if (!url.pathname.includes('/documents/')) return embeddedFetch(input, init)
+  // A preview token names a release whose drafts change under the same token: never cached.
+  if (URL.canParse(url.searchParams.get('ref') ?? '')) return embeddedFetch(input, init)
   const headers = [...new Headers(init?.headers).entries()]
   let answer: CachedAnswer
   try {

@@ -27,9 +27,11 @@ export function crossSiteRefusal(): Response {
 }
 
 /**
- * A Prismic preview token is a URL on the repository's own host (`https://<repo>.prismic.io/
- * previews/…` for an endpoint `https://<repo>.cdn.prismic.io/api/v2`). Anything else (a string,
- * another host) is refused before it reaches a cookie or the client.
+ * A Prismic preview token is a URL on the repository's own host, under `/previews/` beside the
+ * API (`https://<repo>.prismic.io/previews/…` for an endpoint `https://<repo>.cdn.prismic.io/
+ * api/v2`; `<site>/local/prismic/previews/…` for the embedded API at `<site>/local/prismic/
+ * api/v2`). Anything else (a string, another host) is refused before it reaches a cookie or the
+ * client.
  */
 export function isPreviewToken(token: string | null | undefined, endpoint: string): boolean {
   if (!token) return false
@@ -38,7 +40,8 @@ export function isPreviewToken(token: string | null | undefined, endpoint: strin
     const api = new URL(endpoint)
     if (url.protocol !== 'https:' && url.protocol !== api.protocol) return false
     const host = api.host.replace('.cdn.prismic.io', '.prismic.io')
-    return (url.host === host || url.host === api.host) && url.pathname.startsWith('/previews/')
+    const previews = `${api.pathname.replace(/\/api\/v2\/?$/, '')}/previews/`
+    return (url.host === host || url.host === api.host) && url.pathname.startsWith(previews)
   } catch {
     return false
   }

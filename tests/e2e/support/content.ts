@@ -41,6 +41,17 @@ export function documentFile(type: string, key: string, lang: string): ContentFi
   return { type, key, lang, tags: [], ...JSON.parse(readFileSync(file, 'utf8')) }
 }
 
+/** One document file of a release (`content/releases/<release>/documents/…`). */
+export function releaseDocumentFile(
+  release: string,
+  type: string,
+  key: string,
+  lang: string,
+): ContentFile {
+  const file = path.join(process.cwd(), 'content', 'releases', release, 'documents', type, key)
+  return { type, key, lang, tags: [], ...JSON.parse(readFileSync(`${file}/${lang}.json`, 'utf8')) }
+}
+
 /** The site's languages, from `content/repository.json`. */
 export function languages(): string[] {
   const repo = JSON.parse(
