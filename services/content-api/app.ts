@@ -1,4 +1,4 @@
-import { readFileSync, existsSync, statSync, watch, type FSWatcher } from 'node:fs'
+import { watch, type FSWatcher } from 'node:fs'
 import path from 'node:path'
 import { Hono, type Context } from 'hono'
 import { FilterParseError, parseQuery, type Filter, type FilterValue } from './filters'
@@ -24,6 +24,7 @@ import {
 import { resolveRoute, parseRoutes, type Route } from './routes'
 import { applyGraphQuery, GraphQueryError, parseGraphQuery, type Selection } from './graphquery'
 import { formatProblems, loadModels, validateContent } from './validate'
+import { createMediaHandler, type MediaCacheOptions } from './images/media'
 
 /**
  * The embedded, Prismic-compatible Content API: a Web-standard `Request → Response` handler
@@ -46,6 +47,8 @@ export type ContentApiOptions = {
   retryAfter?: number
   /** Reload the folder when it changes, moving the master ref (development). */
   watch?: boolean
+  /** Where image variants are kept on disk (default `.data/media-cache`, 256 MB). */
+  mediaCache?: MediaCacheOptions
 }
 
 /** Thrown when the content folder is invalid; its message is the full report. */
@@ -62,6 +65,8 @@ export type ContentApi = {
   fetch: (request: Request) => Promise<Response>
   /** The current store (reloaded first when the folder changed). */
   store: () => ContentStore
+  /** Image variants made so far and the bytes the disk cache holds. */
+  mediaStats: () => { made: number; bytes: number; entries: number }
   close: () => void
 }
 
@@ -118,15 +123,12 @@ export function createContentApi(options: ContentApiOptions): ContentApi {
     search(c, current(), expiredRefs, apiBase(c, base), options),
   )
 
+  // Media as Prismic's image CDN serves it: imgix parameters applied (./images/media.ts).
+  const media = createMediaHandler(options.mediaCache)
   app.get(`${base}/media/*`, (c) => {
     const rel = decodeURIComponent(new URL(c.req.url).pathname.slice(`${base}/media/`.length))
-    const file = path.join(current().dir, 'media', rel)
-    if (rel.includes('..') || !existsSync(file) || !statSync(file).isFile())
-      return c.body(null, 404)
-    return c.body(readFileSync(file), 200, {
-      'Content-Type': contentType(file),
-      'Cache-Control': 'public, max-age=31536000, immutable',
-    })
+    if (rel.split('/').includes('..')) return c.body(null, 404)
+    return media.serve(c.req.raw, path.join(current().dir, 'media', rel))
   })
 
   app.notFound((c) => c.body(null, 404))
@@ -138,6 +140,7 @@ export function createContentApi(options: ContentApiOptions): ContentApi {
   return {
     fetch: async (request) => app.fetch(request),
     store: current,
+    mediaStats: media.stats,
     close: () => watcher?.close(),
   }
 }
@@ -497,25 +500,4 @@ function finalizeDocument(
     return out
   }
   return { ...doc, url: resolveRoute(o.routes, doc, store), data: walk(data) as JsonObject }
-}
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.webp': 'image/webp',
-  '.avif': 'image/avif',
-  '.gif': 'image/gif',
-  '.svg': 'image/svg+xml',
-  '.glb': 'model/gltf-binary',
-  '.gltf': 'model/gltf+json',
-  '.hdr': 'application/octet-stream',
-  '.ktx2': 'image/ktx2',
-  '.mp4': 'video/mp4',
-  '.webm': 'video/webm',
-  '.pdf': 'application/pdf',
-}
-
-function contentType(file: string): string {
-  return CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream'
 }

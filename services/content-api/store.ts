@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs'
 import path from 'node:path'
 import { imageSize } from 'image-size'
+import { imageView, readCrop, rememberSource, type Crop, type ImageOrigin } from './images/field'
 
 /**
  * Loads a content folder (see docs/content.md) into memory as Prismic documents. Everything a
@@ -472,7 +473,9 @@ export function loadContent(dir: string): ContentStore {
         })
       }
       const url = `${MEDIA_TOKEN}/${encodeMediaPath(obj.media)}`
-      const rest = Object.fromEntries(Object.entries(obj).filter(([k]) => k !== 'media'))
+      const rest = Object.fromEntries(
+        Object.entries(obj).filter(([k]) => k !== 'media' && k !== 'crop'),
+      )
       for (const [k, v] of Object.entries(rest)) rest[k] = expand(entry, v, `${jsonPath}.${k}`)
       if (obj.link_type === 'Media') {
         return {
@@ -487,15 +490,27 @@ export function loadContent(dir: string): ContentStore {
           ...(info?.width ? { width: String(info.width), height: String(info.height) } : {}),
         }
       }
-      return {
+      const origin: ImageOrigin = {
+        url,
+        width: info?.width ?? 0,
+        height: info?.height ?? 0,
+        raster: RASTER_MEDIA.test(obj.media),
+      }
+      let crop: Crop | undefined
+      if (obj.crop !== undefined && info) {
+        const read = readCrop(obj.crop, origin)
+        if (typeof read === 'string')
+          problems.push({ file: entry.file, path: `${jsonPath}.crop`, message: read })
+        else crop = read
+      }
+      const view = {
         id: stableId(`media:${obj.media}`),
         alt: null,
         copyright: null,
         ...rest,
-        url,
-        dimensions: { width: info?.width ?? 0, height: info?.height ?? 0 },
-        edit: { x: 0, y: 0, zoom: 1, background: 'transparent' },
+        ...imageView(origin, crop),
       }
+      return rememberSource(view, { origin, crop })
     }
     const out: JsonObject = {}
     for (const [k, v] of Object.entries(obj)) out[k] = expand(entry, v, `${jsonPath}.${k}`)
@@ -550,6 +565,9 @@ function stripShorthand(obj: JsonObject): JsonObject {
   const { key: _key, ...rest } = obj
   return rest
 }
+
+/** Images the image CDN renders (crops, sizes); others (SVG) are served as they are. */
+const RASTER_MEDIA = /\.(png|jpe?g|webp|avif|gif)$/i
 
 function encodeMediaPath(mediaPath: string): string {
   return mediaPath.split('/').map(encodeURIComponent).join('/')
