@@ -14,15 +14,16 @@ export function mediaUrl(url: string | null | undefined): string | null
 export function mediaUrl(url: string | null | undefined): string | null {
   if (!url) return null
   const config = getConfig()
-  if (config.content.mode !== 'local') return url
-  try {
-    const parsed = new URL(url)
-    if (parsed.origin !== new URL(config.siteUrl).origin) return url
-    if (!parsed.pathname.startsWith(`${EMBEDDED_BASE_PATH}/media/`)) return url
-    return `${parsed.pathname}${parsed.search}`
-  } catch {
-    return url
-  }
+  return config.content.mode === 'local' ? sitePath(url, config.siteUrl) : url
+}
+
+/** `url` as a path when it names the embedded API's media on `siteUrl`, else `url` itself. */
+export function sitePath(url: string, siteUrl: string): string {
+  if (!URL.canParse(url) || !URL.canParse(siteUrl)) return url
+  const parsed = new URL(url)
+  if (parsed.origin !== new URL(siteUrl).origin) return url
+  if (!parsed.pathname.startsWith(`${EMBEDDED_BASE_PATH}/media/`)) return url
+  return `${parsed.pathname}${parsed.search}`
 }
 
 /** A `srcset` with each candidate's URL passed through `mediaUrl`. */
