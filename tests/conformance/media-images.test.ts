@@ -209,6 +209,8 @@ describe('the media route (imgix parameters)', () => {
     expect(await size('?w=400&ar=1:1&fit=crop')).toEqual([400, 400])
     expect(await size('?w=200&dpr=2')).toEqual([400, 225])
     expect(await size('?w=0.25')).toEqual([400, 225])
+    // Exactly the width asked for, even where the height rounds down (57 px high is 101.3 wide).
+    expect(await size('?w=102')).toEqual([102, 57])
     // A centre crop of the whole image keeps the four quadrants in balance.
     const square = (await get(media('?w=300&h=300&fit=crop'), 'image/jpeg')).body
     near(await meanColour(square), [133, 133, 138], 30)

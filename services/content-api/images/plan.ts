@@ -17,7 +17,7 @@ export type ImagePlan = {
   extract?: { left: number; top: number; width: number; height: number }
   /** How the region becomes `width` × `height` (sharp's fit names); absent: kept as it is. */
   resize?: {
-    fit: 'inside' | 'cover' | 'fill' | 'contain'
+    fit: 'cover' | 'fill' | 'contain'
     position?: string
     background?: string
     /** Pad to the frame without growing the image (`fit=fillmax`). */
@@ -105,7 +105,9 @@ function sized(
       box.height ? box.height / region.height : Infinity,
     )
     if (!upscale) s = Math.min(s, 1)
-    return { ...bounded(scaleTo(s).width, scaleTo(s).height), resize: { fit: 'inside' as const } }
+    // The size is computed here, so sharp is told it exactly: its own `inside` rounds the other
+    // side first (2400 × 1600 to 1280 wide gives 853 high, then 1279 wide).
+    return { ...bounded(scaleTo(s).width, scaleTo(s).height), resize: { fit: 'fill' as const } }
   }
   if (!box.width && !box.height) return { ...region }
   if (fit === 'scale') {
