@@ -51,6 +51,7 @@ export async function measureImageBytes(origin, paths, { chromePath } = {}) {
       out.push({
         path: pagePath,
         bytes: images.reduce((sum, image) => sum + image.bytes, 0),
+        asStoredBytes: await asStored(origin, images),
         images,
       })
       await context.close()
@@ -59,6 +60,24 @@ export async function measureImageBytes(origin, paths, { chromePath } = {}) {
   } finally {
     await browser.close()
   }
+}
+
+/**
+ * What the same images would weigh served as stored (the originals, no parameters): the bytes an
+ * image service saves. Each image with a query is fetched again without it.
+ */
+async function asStored(origin, images) {
+  let total = 0
+  for (const image of images) {
+    const [bare, query] = image.url.split('?')
+    if (!query) {
+      total += image.bytes
+      continue
+    }
+    const response = await fetch(`${origin}${bare}`)
+    total += (await response.arrayBuffer()).byteLength
+  }
+  return total
 }
 
 const isMain = import.meta.url === `file://${process.argv[1]}`
@@ -74,7 +93,7 @@ if (isMain) {
   for (const [i, page] of after.entries()) {
     const was = before?.[i]
     console.log(
-      `${page.path}: ${kb(page.bytes)} in ${page.images.length} images` +
+      `${page.path}: ${kb(page.bytes)} in ${page.images.length} images, ${kb(page.asStoredBytes)} as stored` +
         (was ? ` (before: ${kb(was.bytes)} in ${was.images.length} images)` : ''),
     )
     for (const image of page.images) console.log(`  ${kb(image.bytes)} ${image.type} ${image.url}`)

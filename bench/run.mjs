@@ -403,9 +403,9 @@ ${lighthouseResults
 
 Every image response's transfer on a ${PHONE.width} × ${PHONE.height} screen at ${PHONE.deviceScaleFactor}× (Lighthouse's mobile screen), from navigation to ${SETTLE_MS / 1000} s after the load event. Budget: ≤ ${kb(BUDGET.imageBytes)} a page.${images.before ? ` Before: ${images.beforeOrigin}, measured in the same run.` : ''}
 
-| page | images | bytes | ${images.before ? 'before | ' : ''}budget |
-|---|---|---|---|${images.before ? '---|' : ''}
-${images.after.map((r, i) => `| ${r.page} \`${r.path}\` | ${r.images.length} | ${kb(r.bytes)} | ${images.before ? `${kb(images.before[i].bytes)} (${images.before[i].images.length} images) | ` : ''}${mark(r.bytes <= BUDGET.imageBytes)} |`).join('\n')}
+| page | images | bytes | the same images as stored | ${images.before ? 'before | ' : ''}budget |
+|---|---|---|---|---|${images.before ? '---|' : ''}
+${images.after.map((r, i) => `| ${r.page} \`${r.path}\` | ${r.images.length} | ${kb(r.bytes)} | ${kb(r.asStoredBytes)} | ${images.before ? `${kb(images.before[i].bytes)} (${images.before[i].images.length} images) | ` : ''}${mark(r.bytes <= BUDGET.imageBytes)} |`).join('\n')}
 
 ${images.after.map((r) => `- ${r.page}: ${r.images.map((x) => `${kb(x.bytes)} ${x.type.replace('image/', '')} \`${x.url}\``).join(', ')}`).join('\n')}
 
