@@ -2,15 +2,7 @@ import { mkdirSync, readdirSync, statSync } from 'node:fs'
 import { readFile, rename, unlink, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 
-/**
- * Variants kept on disk, at most `maxBytes` of them: the least recently used go first. The index
- * lives in memory (a Map keeps insertion order; a hit moves its key to the end) and is rebuilt
- * from the folder at start, oldest file first, so a restart keeps the cache. Concurrent requests
- * for a key that is being made share one making (single flight).
- *
- * Hand-written: the LRU packages on npm bound memory, not files, and the disk caches
- * (cacache and kin) have no size bound.
- */
+/** Variants by key, made on a miss. */
 export type VariantCache = {
   /** The bytes under `key`, made by `make` on a miss; one `make` at a time per key. */
   get: (key: string, make: () => Promise<Buffer>) => Promise<Buffer>
@@ -21,6 +13,15 @@ export type VariantCache = {
 /** Options of the disk cache. */
 export type VariantCacheOptions = { dir: string; maxBytes: number }
 
+/**
+ * Variants kept on disk, at most `maxBytes` of them: the least recently used go first. The index
+ * lives in memory (a Map keeps insertion order; a hit moves its key to the end) and is rebuilt
+ * from the folder at start, oldest file first, so a restart keeps the cache. Concurrent requests
+ * for a key that is being made share one making (single flight).
+ *
+ * Hand-written: the LRU packages on npm bound memory, not files, and the disk caches
+ * (cacache and kin) have no size bound.
+ */
 export function createVariantCache({ dir, maxBytes }: VariantCacheOptions): VariantCache {
   mkdirSync(dir, { recursive: true })
   const index = new Map<string, number>()

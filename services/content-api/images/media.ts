@@ -49,8 +49,9 @@ export function contentType(file: string): string {
 }
 
 /**
- * Long-lived and shared, as Prismic's image CDN answers: a media URL names one upload (a new
- * upload gets a new URL). `Vary: Accept` because `auto=format` answers by it.
+ * Facet's choice, as the site already served media: long-lived and shared, because on Prismic a
+ * media URL names one upload (a new upload gets a new URL). `Vary: Accept` because `auto=format`
+ * answers by it, so a shared cache must not give one browser's AVIF to another.
  */
 const CACHING = {
   'Cache-Control': 'public, max-age=31536000, immutable',
@@ -90,6 +91,7 @@ export function createMediaHandler(cacheOptions: MediaCacheOptions = DEFAULT_MED
 
   const serve = async (request: Request, file: string): Promise<Response> => {
     const info = await stat(file).catch(() => undefined)
+    // A missing source is a 404 on imgix too; the body is Facet's (none, as before).
     if (!info?.isFile()) return new Response(null, { status: 404 })
     const version = `${info.size}-${Math.round(info.mtimeMs)}`
     const query = new URL(request.url).searchParams
