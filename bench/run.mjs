@@ -13,6 +13,7 @@ import desktopConfig from 'lighthouse/core/config/desktop-config.js'
 import * as chromeLauncher from 'chrome-launcher'
 import { buildIfNeeded } from '../scripts/build-if-needed.mjs'
 import { measureBundles } from '../scripts/lib/bundles.mjs'
+import { measureImageBytes, PHONE, SETTLE_MS } from './images.mjs'
 
 const { values: args } = parseArgs({
   options: {
@@ -21,6 +22,8 @@ const { values: args } = parseArgs({
     'server-seconds': { type: 'string', default: '10' },
     quick: { type: 'boolean', default: false },
     'skip-lighthouse': { type: 'boolean', default: false },
+    // Another server (say, the previous build) whose image bytes are measured in the same run.
+    'images-before': { type: 'string' },
   },
 })
 const RUNS = args.quick ? 1 : Number(args.runs)
@@ -51,6 +54,7 @@ const BUDGET = {
   cls: 0.02,
   totalBytes: 1.5 * 1024 * 1024,
   ownJsGzip: 25 * 1024,
+  imageBytes: 150 * 1024,
 }
 
 process.env.NEXT_TELEMETRY_DISABLED = '1'
@@ -289,6 +293,22 @@ if (!args['skip-lighthouse']) {
   }
 }
 
+console.log('image bytes on a phone (home, project)…')
+const imagePaths = pages.filter((p) => ['home', 'project'].includes(p.name) && p.path)
+const imageRun = async (origin) =>
+  (
+    await measureImageBytes(
+      origin,
+      imagePaths.map((p) => p.path),
+      { chromePath: CHROME },
+    )
+  ).map((r, i) => ({ page: imagePaths[i].name, ...r }))
+const images = {
+  after: await imageRun(ORIGIN),
+  before: args['images-before'] ? await imageRun(args['images-before']) : null,
+  beforeOrigin: args['images-before'] ?? null,
+}
+
 console.log(
   `autocannon: the site server vs a static server, ${SERVER_SECONDS} s each, 50 connections…`,
 )
@@ -309,6 +329,7 @@ const report = {
   machine: { node: process.version, chromium: CHROME },
   budgets: BUDGET,
   lighthouse: lighthouseResults,
+  images,
   bundles,
   server: {
     page: '/en-us',
@@ -344,7 +365,7 @@ const md = `# Facet benchmark report
 Made by \`npm run bench\` on ${startedAt} (Node ${process.version}, Chromium at ${CHROME}, ${os.cpus().length} cores; 1-minute load average ${loadAtStart.toFixed(2)} at the start, ${os.loadavg()[0].toFixed(2)} at the end).
 Lighthouse: median of ${RUNS} run(s) per page and form factor, on the production build (\`npm start\`: Next.js behind scripts/server.mjs).
 Lighthouse 13 asks for Node 22: on Node ${process.versions.node.split('.')[0]} the insight audits that use iterator helpers fail; they carry no score and are left out of the errors below.
-Budgets (DESIGN.md, mobile): Performance ≥ ${BUDGET.performance}; Accessibility, Best Practices, SEO 100; LCP ≤ ${BUDGET.lcpMs} ms; TBT ≤ ${BUDGET.tbtMs} ms; CLS ≤ ${BUDGET.cls}; total ≤ ${kb(BUDGET.totalBytes)}.
+Budgets (DESIGN.md, mobile): Performance ≥ ${BUDGET.performance}; Accessibility, Best Practices, SEO 100; LCP ≤ ${BUDGET.lcpMs} ms; TBT ≤ ${BUDGET.tbtMs} ms; CLS ≤ ${BUDGET.cls}; total ≤ ${kb(BUDGET.totalBytes)}; images on a phone ≤ ${kb(BUDGET.imageBytes)} a page.
 
 ## Lighthouse
 
@@ -377,6 +398,16 @@ ${lighthouseResults
   .filter((r) => r.note)
   .map((r) => `- ${r.page}: ${r.note}`)
   .join('\n')}
+
+## Images on a phone
+
+Every image response's transfer on a ${PHONE.width} × ${PHONE.height} screen at ${PHONE.deviceScaleFactor}× (Lighthouse's mobile screen), from navigation to ${SETTLE_MS / 1000} s after the load event. Budget: ≤ ${kb(BUDGET.imageBytes)} a page.${images.before ? ` Before: ${images.beforeOrigin}, measured in the same run.` : ''}
+
+| page | images | bytes | the same images as stored | ${images.before ? 'before | ' : ''}budget |
+|---|---|---|---|---|${images.before ? '---|' : ''}
+${images.after.map((r, i) => `| ${r.page} \`${r.path}\` | ${r.images.length} | ${kb(r.bytes)} | ${kb(r.asStoredBytes)} | ${images.before ? `${kb(images.before[i].bytes)} (${images.before[i].images.length} images) | ` : ''}${mark(r.bytes <= BUDGET.imageBytes)} |`).join('\n')}
+
+${images.after.map((r) => `- ${r.page}: ${r.images.map((x) => `${kb(x.bytes)} ${x.type.replace('image/', '')} \`${x.url}\``).join(', ')}`).join('\n')}
 
 ## Bundles (gzipped, initial scripts of each prerendered page)
 

@@ -1,4 +1,3 @@
-import { readFileSync, existsSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { Hono, type Context } from 'hono'
 import { FilterParseError, parseQuery, type Filter, type FilterValue } from './filters'
@@ -30,6 +29,7 @@ import { watchTree, type TreeWatcher } from './watch'
 import { applyGraphQuery, GraphQueryError, parseGraphQuery, type Selection } from './graphquery'
 import { filterSchema, formatProblems, loadChecked, loadModels, uniqueProblems } from './validate'
 import { createWriteApp, MIGRATION_RELEASE, type WriteApiOptions, type WriteApp } from './write'
+import { createMediaHandler, type MediaCacheOptions } from './images/media'
 
 /**
  * The embedded, Prismic-compatible Content API: a Web-standard `Request → Response` handler
@@ -60,6 +60,8 @@ export type ContentApiOptions = {
    * is mounted in the site.
    */
   previewUrl?: string
+  /** Where image variants are kept on disk (default `.data/media-cache`, 256 MB). */
+  mediaCache?: MediaCacheOptions
 }
 
 /** Thrown when the content folder is invalid; its message is the full report. */
@@ -95,6 +97,8 @@ export type ContentApi = {
   store: () => ContentStore
   /** The current content: master, releases and warnings (reloaded first when it changed). */
   content: () => LoadedContent
+  /** Image variants made so far and the bytes the disk cache holds. */
+  mediaStats: () => { made: number; bytes: number; entries: number }
   close: () => void
 }
 
@@ -207,15 +211,12 @@ export function createContentApi(options: ContentApiOptions): ContentApi {
     return c.json({ ref: loaded.master.store.ref, warnings: loaded.warnings })
   })
 
+  // Media as Prismic's image CDN serves it: imgix parameters applied (./images/media.ts).
+  const media = createMediaHandler(options.mediaCache)
   app.get(`${base}/media/*`, (c) => {
     const rel = decodeURIComponent(new URL(c.req.url).pathname.slice(`${base}/media/`.length))
-    const file = path.join(current().master.store.dir, 'media', rel)
-    if (rel.includes('..') || !existsSync(file) || !statSync(file).isFile())
-      return c.body(null, 404)
-    return c.body(readFileSync(file), 200, {
-      'Content-Type': contentType(file),
-      'Cache-Control': 'public, max-age=31536000, immutable',
-    })
+    if (rel.split('/').includes('..')) return c.body(null, 404)
+    return media.serve(c.req.raw, path.join(current().master.store.dir, 'media', rel))
   })
 
   if (options.write) {
@@ -237,6 +238,7 @@ export function createContentApi(options: ContentApiOptions): ContentApi {
     fetch: async (request) => app.fetch(request),
     store: () => current().master.store,
     content: current,
+    mediaStats: media.stats,
     close: () => watcher?.close(),
   }
 }
@@ -794,25 +796,4 @@ function finalizeDocument(
     return out
   }
   return { ...doc, url: resolveRoute(o.routes, doc, store), data: walk(data) as JsonObject }
-}
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.webp': 'image/webp',
-  '.avif': 'image/avif',
-  '.gif': 'image/gif',
-  '.svg': 'image/svg+xml',
-  '.glb': 'model/gltf-binary',
-  '.gltf': 'model/gltf+json',
-  '.hdr': 'application/octet-stream',
-  '.ktx2': 'image/ktx2',
-  '.mp4': 'video/mp4',
-  '.webm': 'video/webm',
-  '.pdf': 'application/pdf',
-}
-
-function contentType(file: string): string {
-  return CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream'
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs'
 import path from 'node:path'
 import { imageSize } from 'image-size'
+import { imageView, readCrop, rememberSource, type Crop, type ImageOrigin } from './images/field'
 
 /**
  * Loads a content folder (see docs/content.md) into memory as Prismic documents. Everything a
@@ -634,7 +635,9 @@ function expandMedia(
     })
   }
   const url = `${MEDIA_TOKEN}/${encodeMediaPath(media)}`
-  const rest = Object.fromEntries(Object.entries(obj).filter(([k]) => k !== 'media'))
+  const rest = Object.fromEntries(
+    Object.entries(obj).filter(([k]) => k !== 'media' && k !== 'crop'),
+  )
   for (const [k, v] of Object.entries(rest)) rest[k] = expand(ctx, entry, v, `${jsonPath}.${k}`)
   if (obj.link_type === 'Media') {
     return {
@@ -649,15 +652,27 @@ function expandMedia(
       ...(info?.width ? { width: String(info.width), height: String(info.height) } : {}),
     }
   }
-  return {
+  const origin: ImageOrigin = {
+    url,
+    width: info?.width ?? 0,
+    height: info?.height ?? 0,
+    raster: RASTER_MEDIA.test(media),
+  }
+  let crop: Crop | undefined
+  if (obj.crop !== undefined && info) {
+    const read = readCrop(obj.crop, origin)
+    if (typeof read === 'string')
+      ctx.problems.push({ file: entry.file, path: `${jsonPath}.crop`, message: read })
+    else crop = read
+  }
+  const view = {
     id: stableId(`media:${media}`),
     alt: null,
     copyright: null,
     ...rest,
-    url,
-    dimensions: { width: info?.width ?? 0, height: info?.height ?? 0 },
-    edit: { x: 0, y: 0, zoom: 1, background: 'transparent' },
+    ...imageView(origin, crop),
   }
+  return rememberSource(view, { origin, crop })
 }
 
 /** The store's lookup tables: by type and language, by language, and the labels and tags. */
@@ -697,6 +712,9 @@ function stripShorthand(obj: JsonObject): JsonObject {
   const { key: _key, ...rest } = obj
   return rest
 }
+
+/** Images the image CDN renders (crops, sizes); others (SVG) are served as they are. */
+const RASTER_MEDIA = /\.(png|jpe?g|webp|avif|gif)$/i
 
 function encodeMediaPath(mediaPath: string): string {
   return mediaPath.split('/').map(encodeURIComponent).join('/')

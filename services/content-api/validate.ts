@@ -10,6 +10,7 @@ import {
   type StoredDocument,
 } from './store'
 import type { FilterSchema } from './query'
+import { imageView, readCrop, sourceOf, type ViewConstraint } from './images/field'
 
 /**
  * Checks documents against their Slice Machine models: `customtypes/<id>/index.json` and
@@ -34,7 +35,8 @@ export type ModelField = {
     choices?: Record<string, ModelSliceChoice>
     select?: 'media' | 'document' | 'web' | null
     customtypes?: (string | { id: string })[]
-    thumbnails?: { name: string }[]
+    thumbnails?: ({ name: string } & ViewConstraint)[]
+    constraint?: ViewConstraint
     repeat?: boolean
   }
 }
@@ -428,6 +430,7 @@ function checkImage(ctx: Context, value: Json, field: ModelField, jsonPath: stri
     report(ctx, jsonPath, 'is an Image without a picture: give "media" (a file under media/)')
   if (value.alt !== undefined && value.alt !== null && typeof value.alt !== 'string')
     report(ctx, `${jsonPath}.alt`, 'must be a string or null')
+  applyImageModel(ctx, value, field, jsonPath)
   const thumbnails = new Set((field.config?.thumbnails ?? []).map((t) => t.name))
   const own = new Set(['id', 'url', 'alt', 'copyright', 'dimensions', 'edit'])
   for (const [name, thumb] of Object.entries(value)) {
@@ -448,6 +451,53 @@ function isEmptyImage(value: JsonObject): boolean {
   return Object.entries(value).every(([name, v]) => EMPTY_IMAGE_KEYS.has(name) && v === null)
 }
 const EMPTY_IMAGE_KEYS = new Set(['id', 'url', 'dimensions', 'edit', 'alt', 'copyright'])
+
+/**
+ * Sizes an image's views as its model says, as Prismic does when an editor uploads: the field
+ * itself to its `constraint`, and each thumbnail the model names to its own size. A thumbnail
+ * the document leaves out is cut from the field's file, centred; one written as `{ "crop": … }`
+ * is cut there; one with its own `media` keeps its file and is sized.
+ */
+function applyImageModel(ctx: Context, value: JsonObject, field: ModelField, jsonPath: string) {
+  const main = sourceOf(value)
+  if (!main) return
+  const constraint = field.config?.constraint ?? {}
+  if (constraint.width || constraint.height)
+    Object.assign(value, imageView(main.origin, main.crop, constraint))
+  for (const thumbnail of field.config?.thumbnails ?? []) {
+    const written = value[thumbnail.name]
+    const own = isObject(written) ? sourceOf(written) : undefined
+    if (isObject(written) && own) {
+      Object.assign(written, imageView(own.origin, own.crop, thumbnail))
+      continue
+    }
+    if (written !== undefined && !(isObject(written) && written.url === undefined)) continue
+    const at = `${jsonPath}.${thumbnail.name}`
+    const extra = isObject(written)
+      ? Object.keys(written).filter((k) => k !== 'crop' && k !== 'alt')
+      : []
+    if (extra.length) {
+      report(ctx, at, `is a thumbnail without "media"; it takes "crop" and "alt" only`)
+      continue
+    }
+    let crop
+    if (isObject(written) && written.crop !== undefined) {
+      const read = readCrop(written.crop, main.origin)
+      if (typeof read === 'string') {
+        report(ctx, `${at}.crop`, read)
+        continue
+      }
+      crop = read
+    }
+    const alt = isObject(written) && typeof written.alt === 'string' ? written.alt : value.alt
+    value[thumbnail.name] = {
+      id: value.id ?? null,
+      alt: alt ?? null,
+      copyright: value.copyright ?? null,
+      ...imageView(main.origin, crop, thumbnail),
+    }
+  }
+}
 
 function checkSlices(ctx: Context, value: Json, field: ModelField, jsonPath: string): void {
   if (!Array.isArray(value)) {

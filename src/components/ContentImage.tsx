@@ -1,5 +1,12 @@
 import { preload } from 'react-dom'
-import { asImageSrc, asImageWidthSrcSet, isFilled, type ImageField } from '@prismicio/client'
+import {
+  asImageSrc,
+  asImageWidthSrcSet,
+  isFilled,
+  type FilledImageFieldImage,
+  type ImageField,
+} from '@prismicio/client'
+import { mediaSrcSet, mediaUrl } from '@/lib/content/media-url'
 
 type Props = {
   field: ImageField | null | undefined
@@ -12,30 +19,49 @@ type Props = {
   priority?: boolean
 }
 
-/** Prismic's image CDN (imgix) resizes on request; other hosts serve files as they are. */
-function isImgix(url: string): boolean {
-  try {
-    const host = new URL(url).hostname
-    return host.endsWith('.prismic.io') || host.endsWith('.imgix.net')
-  } catch {
-    return false
-  }
+/**
+ * The widths a `srcset` offers, in pixels: from a 4rem portrait on a phone (64 CSS px, 112 to 192
+ * device px) to a full-width image on a wide, dense screen. Finer than the official helpers'
+ * default (640, 828, 1200, 2048, 3840), whose smallest step sends a phone 640 px for a 112 px
+ * portrait.
+ */
+const WIDTHS = [160, 320, 480, 640, 828, 1080, 1280, 1600, 2048]
+
+/** A vector image has one file for every screen: the image CDN passes SVG through as it is. */
+function isVector(url: string): boolean {
+  return /\.svg$/i.test(url.split(/[?#]/)[0]!)
+}
+
+function isAbsolute(url: string): boolean {
+  return URL.canParse(url)
+}
+
+/**
+ * The `src` and `srcset` of an image field through the official helpers, on Prismic's image CDN
+ * or the embedded content API's (the same imgix parameters): widths up to the view's own, never
+ * an upscaled copy; embedded media as site-relative paths (`mediaUrl`).
+ */
+export function imageSources(field: FilledImageFieldImage): { src: string; srcSet?: string } {
+  // The helpers need an absolute URL; content that is not one (malformed) is shown as written.
+  if (!isAbsolute(field.url)) return { src: field.url }
+  // The field's URL already carries Prismic's defaults (auto=compress,format), or leaves them
+  // out on purpose (Prismic keeps an animated GIF as it is): the helpers keep its parameters.
+  const src = mediaUrl(asImageSrc(field))
+  if (isVector(field.url)) return { src }
+  const own = field.dimensions.width
+  const widths = [...WIDTHS.filter((w) => w < own), own]
+  const { srcset } = asImageWidthSrcSet(field, { widths })
+  return { src, srcSet: mediaSrcSet(srcset) }
 }
 
 /**
  * An image from the CMS as a plain, server-rendered `<img>` with its width and height (no layout
- * shift, no client JavaScript). On Prismic, imgix gives it a responsive `srcset` and modern
- * formats. Files from the embedded content API (already sized and compressed in
- * `content/media`) are served as they are: Next's optimizer would need `sharp`, which is not
- * installed, and refuses loopback hosts.
+ * shift, no client JavaScript), a responsive `srcset` and `sizes`, and modern formats by
+ * `auto=format`: the same code for Prismic's image CDN and the embedded content API's.
  */
 export function ContentImage({ field, decorative, className, sizes, priority }: Props) {
   if (!isFilled.image(field)) return null
-  const imgix = isImgix(field.url)
-  const src = imgix ? asImageSrc(field, { auto: ['format', 'compress'] })! : field.url
-  const srcSet = imgix
-    ? asImageWidthSrcSet(field, { auto: ['format', 'compress'] })?.srcset
-    : undefined
+  const { src, srcSet } = imageSources(field)
   if (priority)
     preload(src, {
       as: 'image',
@@ -43,7 +69,7 @@ export function ContentImage({ field, decorative, className, sizes, priority }: 
       ...(srcSet ? { imageSrcSet: srcSet, imageSizes: sizes } : {}),
     })
   return (
-    // eslint-disable-next-line @next/next/no-img-element -- next/image needs sharp or a loader for these files, and costs client JS; this img is sized and lazy like next/image's.
+    // eslint-disable-next-line @next/next/no-img-element -- next/image's optimizer would re-encode what the image CDN already sized, and costs client JS; this img is sized and lazy like next/image's.
     <img
       src={src}
       srcSet={srcSet}

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react'
 import { asLinkAttrs, type LinkField, type PrismicDocument } from '@prismicio/client'
+import { mediaUrl } from '@/lib/content/media-url'
 import { safeHref } from '@/lib/content/sanitize'
 
 /**
@@ -24,7 +25,8 @@ export function ContentLink({
   children: ReactNode
 }) {
   const attrs = asLinkAttrs(document ?? field)
-  const href = safeHref(attrs.href)
+  // A link to media from the embedded content API stays on the origin the visitor is on.
+  const href = safeHref(mediaUrl(attrs.href))
   if (!href) return <span className={className}>{children}</span>
   return (
     <a

@@ -1,5 +1,6 @@
 // Maps a slice's fields to the 3D slot's props. Runs on the server; imports no three.js.
 import { isFilled, type Content } from '@prismicio/client'
+import { mediaUrl } from '@/lib/content/media-url'
 import type { ThreeSlotLabels } from './ThreeSlot'
 import type { SceneSpec } from './store'
 
@@ -13,8 +14,9 @@ function pick<T extends string>(value: string | null | undefined, options: reado
   return options.includes(value as T) ? (value as T) : options[0]
 }
 
-function mediaUrl(field: Content.HeroSliceModelPrimary['model']): string | null {
-  return isFilled.linkToMedia(field) ? field.url : null
+/** The model's URL as the page carries it: site-relative for the embedded API's media. */
+function modelUrl(field: Content.HeroSliceModelPrimary['model']): string | null {
+  return isFilled.linkToMedia(field) ? mediaUrl(field.url) : null
 }
 
 /** The props of the hero's 3D slot, for either variation. */
@@ -28,7 +30,7 @@ export function heroSlot(slice: Content.HeroSlice): {
   const description = p.scene_description ?? ''
   if (slice.variation === 'model') {
     const { model, color_background, auto_rotate } = slice.primary
-    const url = mediaUrl(model)
+    const url = modelUrl(model)
     return {
       spec: url
         ? { kind: 'model', url, background: color_background || null, autoRotate: auto_rotate }
@@ -60,7 +62,7 @@ export function viewerSlot(slice: Content.ModelViewerSlice): {
   labels: ThreeSlotLabels
 } {
   const p = slice.primary
-  const url = mediaUrl(p.model)
+  const url = modelUrl(p.model)
   return {
     spec: url ? { kind: 'viewer', url, autoRotate: p.auto_rotate } : null,
     description: p.description ?? '',

@@ -197,11 +197,16 @@ describe('query methods', () => {
     const sink = await client.getByUID('article', 'kitchen-sink')
     const d = sink.data
     expect(d.cover).toMatchObject({
-      url: `${served.origin}/media/images/cover.png`,
+      url: `${served.origin}/media/images/cover.png?auto=compress,format`,
       alt: 'A cover',
       copyright: 'Facet',
       dimensions: { width: 2, height: 1 },
-      mobile: { url: `${served.origin}/media/images/cover.png`, alt: 'A small cover' },
+      // The model's 1 × 1 thumbnail: its own file, cut to that size (centred), as Prismic does.
+      mobile: {
+        url: `${served.origin}/media/images/cover.png?auto=compress,format&rect=1,0,1,1&w=1&h=1`,
+        alt: 'A small cover',
+        dimensions: { width: 1, height: 1 },
+      },
     })
     expect(d.attachment).toMatchObject({
       link_type: 'Media',
@@ -227,7 +232,7 @@ describe('query methods', () => {
     expect(d.gallery[1].picture).toEqual({})
     expect(d.body[1]).toMatchObject({
       type: 'image',
-      url: `${served.origin}/media/images/cover.png`,
+      url: `${served.origin}/media/images/cover.png?auto=compress,format`,
       dimensions: { width: 2, height: 1 },
     })
     expect(d.body[0].spans[1].data).toMatchObject({ link_type: 'Document', uid: 'author-1' })
