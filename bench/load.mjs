@@ -1,4 +1,4 @@
-// `npm run bench:load`: 60 s of autocannon against the production server (`scripts/server.mjs`) with 100 connections spread
+// `npm run bench:load`: 60 s of autocannon against the production server (`server/index.mjs`) with 100 connections spread
 // across the site's pages. Reports requests, errors, non-2xx answers and the server's RSS before
 // and after. `--rounds N` repeats the run against the same server and reports the RSS after each
 // round, which tells growth that levels off from a leak. Writes bench/load.json. Loopback only,
@@ -22,7 +22,7 @@ process.env.NEXT_TELEMETRY_DISABLED = '1'
 const env = { ...process.env, SITE_URL: ORIGIN, PORT: String(PORT), LISTEN_HOST: '127.0.0.1' }
 buildIfNeeded(env)
 
-const server = spawn(process.execPath, ['scripts/server.mjs'], {
+const server = spawn(process.execPath, ['server/index.mjs'], {
   env,
   stdio: 'ignore',
   detached: true,

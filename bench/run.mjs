@@ -57,7 +57,7 @@ process.env.NEXT_TELEMETRY_DISABLED = '1'
 const env = { ...process.env, SITE_URL: ORIGIN, PORT: String(PORT), LISTEN_HOST: '127.0.0.1' }
 buildIfNeeded(env)
 
-const server = spawn(process.execPath, ['scripts/server.mjs'], {
+const server = spawn(process.execPath, ['server/index.mjs'], {
   env,
   stdio: ['ignore', 'pipe', 'pipe'],
   detached: true,
@@ -342,7 +342,7 @@ const lhRows = lighthouseResults
 const md = `# Facet benchmark report
 
 Made by \`npm run bench\` on ${startedAt} (Node ${process.version}, Chromium at ${CHROME}, ${os.cpus().length} cores; 1-minute load average ${loadAtStart.toFixed(2)} at the start, ${os.loadavg()[0].toFixed(2)} at the end).
-Lighthouse: median of ${RUNS} run(s) per page and form factor, on the production build (\`npm start\`: Next.js behind scripts/server.mjs).
+Lighthouse: median of ${RUNS} run(s) per page and form factor, on the production build (\`npm start\`: Next.js behind server/index.mjs).
 Lighthouse 13 asks for Node 22: on Node ${process.versions.node.split('.')[0]} the insight audits that use iterator helpers fail; they carry no score and are left out of the errors below.
 Budgets (DESIGN.md, mobile): Performance ≥ ${BUDGET.performance}; Accessibility, Best Practices, SEO 100; LCP ≤ ${BUDGET.lcpMs} ms; TBT ≤ ${BUDGET.tbtMs} ms; CLS ≤ ${BUDGET.cls}; total ≤ ${kb(BUDGET.totalBytes)}.
 
