@@ -90,6 +90,13 @@ export function createMailApi(options: MailApiOptions): MailApi {
     const host = request.headers.get('host')
     const allowed = new Set([own.origin, ...(options.allowedOrigins ?? [])])
     if (host) allowed.add(`${own.protocol}//${host}`)
+    // Behind a proxy that passes the public host on (Facet's own choice: EmailJS has one origin).
+    const forwarded = request.headers.get('x-forwarded-host')?.split(',')[0]?.trim()
+    const proto = request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim()
+    if (forwarded)
+      allowed.add(
+        `${proto === 'https' || proto === 'http' ? `${proto}:` : own.protocol}//${forwarded}`,
+      )
     if (!allowed.has(origin)) throw new EmailJsError(403, EMAILJS_TEXTS.forbiddenOrigin)
   }
 

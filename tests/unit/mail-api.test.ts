@@ -158,6 +158,15 @@ describe('POST /api/v1.0/email/send', () => {
     expect((await sendJson(url, valid, { Origin: 'https://facet.example' })).status).toBe(200)
   })
 
+  test('allows the public origin a proxy forwards, refuses any other', async () => {
+    const { url } = await start()
+    const proxied = { 'X-Forwarded-Host': 'www.studio.example', 'X-Forwarded-Proto': 'https' }
+    const ok = await sendJson(url, valid, { ...proxied, Origin: 'https://www.studio.example' })
+    expect(ok.status).toBe(200)
+    const other = await sendJson(url, valid, { ...proxied, Origin: 'https://evil.example' })
+    expect(other.status).toBe(403)
+  })
+
   test('answers 429 Too Many Requests once a client has used its burst', async () => {
     const { url } = await start({ rateLimit: { burst: 2, perSecond: 0.001 } })
     const ids = ['a', 'b', 'c'].map((c) => `${c.repeat(8)}-0000-4000-8000-000000000000`)

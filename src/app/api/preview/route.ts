@@ -3,7 +3,7 @@ import { redirect } from 'next/navigation'
 import type { NextRequest } from 'next/server'
 import { cookie } from '@prismicio/client'
 import { getConfig } from '@/lib/config'
-import { isPreviewToken } from '@/lib/content/request-origin'
+import { isPreviewToken, siteOrigins } from '@/lib/content/request-origin'
 import { sameSitePath } from '@/lib/content/same-site'
 import { contentEndpoint, createClient } from '@/prismicio'
 
@@ -35,7 +35,7 @@ export async function GET(request: NextRequest): Promise<never> {
       ;(await draftMode()).enable()
     }
   }
-  redirect(sameSitePath(url, config.siteUrl) ?? '/')
+  redirect(sameSitePath(url, siteOrigins(request, config.siteUrl)) ?? '/')
 }
 
 export const dynamic = 'force-dynamic'
