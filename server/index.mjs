@@ -24,7 +24,10 @@ const port = Number(process.env.PORT || 3000)
 const hostname = process.env.LISTEN_HOST || undefined
 const distDir = process.env.NEXT_DIST_DIR || '.next'
 
-const app = next({ dev: false, dir: process.cwd(), hostname, port })
+// The host name Next.js knows itself by, whatever LISTEN_HOST is: its router and its proxy
+// build their URLs from it in two places, and a rewrite is only internal when both agree
+// (with 127.0.0.1 here, the proxy's rewrites went out as HTTP calls to localhost).
+const app = next({ dev: false, dir: process.cwd(), hostname: 'localhost', port })
 const handle = app.getRequestHandler()
 await app.prepare()
 
