@@ -6,7 +6,7 @@ import { createRouteIndex, type RouteIndex } from '@/lib/content/route-index'
 function repository() {
   const repo = {
     ref: 'ref-1',
-    paths: ['/en-us/about', '/fr-fr/a-propos', '/en-us/work/lumen-lamp'],
+    paths: ['/en-us/about', '/fr-fr/a-propos', '/en-us/work/lumen-lamp', '/fr-fr/été'],
     loads: 0,
     refChecks: 0,
   }
@@ -32,7 +32,14 @@ describe('the route index', () => {
   it('finds every document path and each language root', async () => {
     const { source } = repository()
     const index = createRouteIndex(source)
-    for (const path of ['/en-us', '/fr-fr/', '/en-us/about', '/en-us/work/lumen-lamp/'])
+    for (const path of [
+      '/en-us',
+      '/fr-fr/',
+      '/en-us/about',
+      '/en-us/work/lumen-lamp/',
+      // As the request line carries it.
+      '/fr-fr/%C3%A9t%C3%A9',
+    ])
       expect(await index.resolve(path), path).toEqual({ found: true })
   })
 

@@ -37,12 +37,22 @@ export async function loadRouteIndex(client: prismic.Client, types: string[]): P
     ref,
   })
   const paths = new Set<string>()
-  for (const doc of docs) if (doc.url) paths.add(doc.url)
+  for (const doc of docs) if (doc.url) paths.add(decoded(doc.url))
   return { ref, langs, master, paths }
 }
 
+/** A path as characters, so that an encoded request path and a document's URL compare. */
+function decoded(pathname: string): string {
+  try {
+    return decodeURI(pathname)
+  } catch {
+    return pathname
+  }
+}
+
 function normalize(pathname: string): string {
-  return pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname
+  const path = decoded(pathname)
+  return path.length > 1 ? path.replace(/\/+$/, '') : path
 }
 
 /**
