@@ -23,6 +23,7 @@ export default defineConfig([
   globalIgnores([
     '.next/**',
     '.next-foreign/**',
+    '.next-pushed/**',
     'node_modules/**',
     '.data/**',
     'test-results/**',

@@ -17,13 +17,16 @@ const dev = process.env.NODE_ENV === 'development'
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
-  // scripts/server.mjs reads each page before compressing it, so it compresses; `next start` alone does.
+  // server/ reads each page before compressing it, so it compresses; `next start` alone does.
   compress: process.env.FACET_OWN_COMPRESSION !== '1',
   // Identifies this build in the content cache's key for the repository endpoint (src/prismicio.ts).
   env: { FACET_BUILD_ID: `${Date.now().toString(36)}` },
   // A second build (the foreign-content check) can live beside the main one.
   distDir: process.env.NEXT_DIST_DIR || '.next',
   reactStrictMode: true,
+  // With REDIS_URL, every node shares one cache through Redis (docs/deploy.md, several nodes);
+  // without it, Next's own file cache. Read at build and at start, like every setting here.
+  cacheHandler: config.redisUrl ? require.resolve('./server/cache-handler.mjs') : undefined,
   // The site's CSS is small (one global sheet): inlined, it no longer blocks the first paint.
   experimental: { inlineCss: true },
   // The embedded content API reads the content folder at run time.

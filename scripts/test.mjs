@@ -1,7 +1,7 @@
 // `npm test`: format, lint, types, content check, units and conformance (Vitest), then the
-// production build, the bundle budgets (scripts/check-bundles.mjs) and end-to-end tests
-// (Playwright, real Chromium). Every stage runs even when an earlier one fails, and the last line
-// sums them all: `tests: N passed, N failed`.
+// production build, the bundle budgets (scripts/check-bundles.mjs), end-to-end tests
+// (Playwright, real Chromium) and two nodes sharing one Redis (Vitest, tests/nodes/). Every stage
+// runs even when an earlier one fails, and the last line sums them all: `tests: N passed, N failed`.
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
@@ -33,29 +33,30 @@ check('lint', bin('eslint'), ['.', '--max-warnings=0'])
 check('types', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json'])
 check('content', bin('tsx'), ['services/content-api/check-cli.ts'])
 
-// Units and conformance: count each test from Vitest's JSON report.
-const vitestJson = path.join(results, 'vitest.json')
-const vitestOk = run('units and conformance (vitest)', bin('vitest'), ['run'], {
-  VITEST_JSON: vitestJson,
-})
-if (existsSync(vitestJson)) {
-  const report = JSON.parse(readFileSync(vitestJson, 'utf8'))
+/** A Vitest run whose tests are counted one by one, from its JSON report. */
+function vitest(label, name, args) {
+  const json = path.join(results, `${name}.json`)
+  const ok = run(label, bin('vitest'), ['run', ...args], { VITEST_JSON: json })
+  if (!existsSync(json)) {
+    totals.failed += 1
+    lines.push(`${name}: FAILED (no report)`)
+    return
+  }
+  const report = JSON.parse(readFileSync(json, 'utf8'))
   // A file that fails to load has no failed test of its own: count it as one failure.
   const brokenFiles = (report.testResults ?? []).filter(
     (file) =>
       file.status === 'failed' && !file.assertionResults?.some((a) => a.status === 'failed'),
   ).length
   const failed =
-    report.numFailedTests +
-    brokenFiles +
-    (vitestOk || report.numFailedTests + brokenFiles > 0 ? 0 : 1)
+    report.numFailedTests + brokenFiles + (ok || report.numFailedTests + brokenFiles > 0 ? 0 : 1)
   totals.passed += report.numPassedTests
   totals.failed += failed
-  lines.push(`vitest: ${report.numPassedTests} passed, ${failed} failed`)
-} else {
-  totals.failed += 1
-  lines.push('vitest: FAILED (no report)')
+  lines.push(`${name}: ${report.numPassedTests} passed, ${failed} failed`)
 }
+
+// Units and conformance.
+vitest('units and conformance (vitest)', 'vitest', [])
 
 // End to end, against the production build.
 const buildOk = run('build', process.execPath, ['scripts/build-if-needed.mjs'], {
@@ -85,28 +86,33 @@ if (!buildOk) {
   }
 }
 
-// The site built against a content folder no test has seen, served by the standalone content API.
-{
-  const foreignJson = path.join(results, 'playwright-foreign.json')
-  const ok = run(
-    'foreign content (playwright)',
-    bin('playwright'),
-    ['test', '-c', 'playwright.foreign.config.ts'],
-    {
-      PLAYWRIGHT_JSON: foreignJson,
-    },
-  )
-  if (existsSync(foreignJson)) {
-    const { stats } = JSON.parse(readFileSync(foreignJson, 'utf8'))
+// Several nodes on that build sharing one Redis (tests/nodes/): the webhook on one purges all.
+if (buildOk)
+  vitest('several nodes (vitest)', 'several-nodes', ['--config', 'vitest.nodes.config.ts'])
+
+/** A Playwright suite with its own config, counted from its JSON report under `name`. */
+function playwrightSuite(label, name, config) {
+  const json = path.join(results, `playwright-${config}.json`)
+  const ok = run(label, bin('playwright'), ['test', '-c', `playwright.${config}.config.ts`], {
+    PLAYWRIGHT_JSON: json,
+  })
+  if (existsSync(json)) {
+    const { stats } = JSON.parse(readFileSync(json, 'utf8'))
     const failed = stats.unexpected + stats.flaky + (ok || stats.unexpected ? 0 : 1)
     totals.passed += stats.expected
     totals.failed += failed
-    lines.push(`foreign content: ${stats.expected} passed, ${failed} failed`)
+    lines.push(`${name}: ${stats.expected} passed, ${failed} failed`)
   } else {
     totals.failed += 1
-    lines.push('foreign content: FAILED (no report)')
+    lines.push(`${name}: FAILED (no report)`)
   }
 }
+
+// The site built against a content folder no test has seen, served by the standalone content API.
+playwrightSuite('foreign content (playwright)', 'foreign content', 'foreign')
+// The site built against a repository prismic:push filled from content/, compared page by page
+// with the main build.
+if (buildOk) playwrightSuite('pushed repository (playwright)', 'pushed repository', 'pushed')
 
 console.log(`\n── summary ──\n${lines.join('\n')}`)
 console.log(`tests: ${totals.passed} passed, ${totals.failed} failed`)

@@ -24,6 +24,7 @@ import {
 import { resolveRoute, parseRoutes, type Route } from './routes'
 import { applyGraphQuery, GraphQueryError, parseGraphQuery, type Selection } from './graphquery'
 import { formatProblems, loadModels, validateContent } from './validate'
+import { createWriteApp, type WriteApiOptions, type WriteApp } from './write'
 
 /**
  * The embedded, Prismic-compatible Content API: a Web-standard `Request → Response` handler
@@ -46,6 +47,8 @@ export type ContentApiOptions = {
   retryAfter?: number
   /** Reload the folder when it changes, moving the master ref (development). */
   watch?: boolean
+  /** Also serve the write stand-ins (Migration, Asset, Custom Types APIs) over the folder. */
+  write?: WriteApiOptions
 }
 
 /** Thrown when the content folder is invalid; its message is the full report. */
@@ -94,6 +97,7 @@ export function createContentApi(options: ContentApiOptions): ContentApi {
 
   const limiter = options.rateLimit ? createLimiter(options.rateLimit) : undefined
   const app = new Hono()
+  let write: WriteApp | undefined
 
   app.use('*', async (c, next) => {
     if (limiter && !limiter()) {
@@ -110,12 +114,21 @@ export function createContentApi(options: ContentApiOptions): ContentApi {
     if (options.accessToken && c.req.query('access_token') !== options.accessToken) {
       return c.json({ error: 'Invalid access token' }, 401)
     }
-    return c.json(repositoryInfo(s, apiBase(c, base)))
+    const info = repositoryInfo(s, apiBase(c, base))
+    // A writable repository's migration release is a ref of its own, as on Prismic.
+    info.refs.push(...(write?.refs() ?? []))
+    return c.json(info)
   })
   app.get(`${base}/api/v2/`, (c) => c.redirect(`${base}/api/v2${new URL(c.req.url).search}`, 301))
 
   app.get(`${base}/api/v2/documents/search`, (c) =>
-    search(c, current(), expiredRefs, apiBase(c, base), options),
+    search(
+      c,
+      write?.storeFor(c.req.query('ref')) ?? current(),
+      expiredRefs,
+      apiBase(c, base),
+      options,
+    ),
   )
 
   app.get(`${base}/media/*`, (c) => {
@@ -128,6 +141,15 @@ export function createContentApi(options: ContentApiOptions): ContentApi {
       'Cache-Control': 'public, max-age=31536000, immutable',
     })
   })
+
+  if (options.write) {
+    const changed = () => {
+      dirty = true
+    }
+    const modelsDir = options.modelsDir ?? options.contentDir
+    write = createWriteApp({ ...options.write, contentDir: options.contentDir, modelsDir, changed })
+    app.route('/', write.app)
+  }
 
   app.notFound((c) => c.body(null, 404))
   app.onError((error, c) => {

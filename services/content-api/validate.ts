@@ -73,7 +73,7 @@ function readModel<T>(file: string, rel: string, problems: ContentProblem[]): T 
 }
 
 /** Slice library folders: from `slicemachine.config.json` when present, else `src/slices`. */
-function sliceLibraries(modelsDir: string): string[] {
+export function sliceLibraries(modelsDir: string): string[] {
   const config = path.join(modelsDir, 'slicemachine.config.json')
   if (existsSync(config)) {
     try {
@@ -546,7 +546,8 @@ export function validateContent(store: ContentStore, modelsDir?: string): Conten
 
   const models = loadModels(modelsDir)
   problems.push(...models.problems)
-  if (models.customTypes.size === 0) {
+  // An empty repository (a new writable one) needs no models yet; documents do.
+  if (models.customTypes.size === 0 && store.documents.length > 0) {
     problems.push({
       file: 'customtypes/',
       path: '$',

@@ -5,7 +5,9 @@ import { createMailApi } from './app'
 
 /**
  * `npm run mail-api -- --port N`: the embedded mail API standalone on 127.0.0.1:N, serving
- * `/api/v1.0/email/send` and `/send-form` with the local ids (or those given).
+ * `/api/v1.0/email/send` and `/send-form` with the local ids (or those given). Its account
+ * settings start as a new EmailJS account's: browsers only, from the origins given with
+ * `--allow-origin`, 1 request per second per client, no private key, no deduplication.
  */
 const { values } = parseArgs({
   options: {
@@ -15,14 +17,37 @@ const { values } = parseArgs({
     'public-key': { type: 'string', default: 'facet-local-public-key' },
     'service-id': { type: 'string', default: 'facet-local' },
     'allow-origin': { type: 'string', multiple: true, default: [] },
+    'allow-non-browser': { type: 'boolean', default: false },
+    // Taken from the environment by default: a secret on a command line shows in `ps`.
+    'private-key': { type: 'string', default: process.env.MAIL_API_PRIVATE_KEY },
+    'rate-limit': { type: 'string', default: '1' },
+    dedupe: { type: 'boolean', default: false },
     smtp: { type: 'string', default: process.env.SMTP_URL },
   },
 })
 
-const port = Number(values.port)
-if (!Number.isInteger(port) || port < 0 || port > 65535) {
-  console.error(`--port: expected a port number from 0 to 65535, got "${values.port}"`)
+function fail(message: string): never {
+  console.error(message)
   process.exit(2)
+}
+
+const port = Number(values.port)
+if (!Number.isInteger(port) || port < 0 || port > 65535)
+  fail(`--port: expected a port number from 0 to 65535, got "${values.port}"`)
+
+const rateLimit = Number(values['rate-limit'])
+if (!/^\d+(\.\d+)?$/.test(values['rate-limit']) || !Number.isFinite(rateLimit))
+  fail(`--rate-limit: expected requests per second (0 turns it off), got "${values['rate-limit']}"`)
+
+for (const origin of values['allow-origin']) {
+  let parsed: URL | undefined
+  try {
+    parsed = new URL(origin)
+  } catch {
+    parsed = undefined
+  }
+  if (parsed?.origin !== origin)
+    fail(`--allow-origin: expected an origin such as http://localhost:3000, got "${origin}"`)
 }
 
 const api = createMailApi({
@@ -32,6 +57,10 @@ const api = createMailApi({
   outboxDir: values.outbox,
   smtpUrl: values.smtp || undefined,
   allowedOrigins: values['allow-origin'],
+  allowNonBrowser: values['allow-non-browser'],
+  privateKey: values['private-key'] || undefined,
+  rateLimit: rateLimit > 0 ? rateLimit : false,
+  dedupe: values.dedupe,
 })
 const server = serve(
   {

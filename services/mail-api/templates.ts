@@ -1,13 +1,18 @@
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
+import addressparser from 'nodemailer/lib/addressparser'
+import { z } from 'zod'
 import { EMAILJS_TEXTS, EmailJsError } from './errors'
 
 /**
  * E-mail templates: `content/email-templates/<template id>.json`. Every string may use `{{var}}`,
  * which is replaced by the template parameter `var`, escaped for where it lands: HTML-escaped in
  * `html`, verbatim in `text` (plain text is never interpreted), and refused with a 400 in header
- * fields when it holds a line break, so no parameter can add a header. `{{{var}}}` (EmailJS's
- * unescaped form) is refused when the template loads.
+ * fields when it holds a line break, so no parameter can add a header. An address field (To,
+ * From, Reply-To) must render to exactly one valid address, or the request is refused with a 400
+ * naming the parameter: a parameter holding `a@example.com, b@example.com` would otherwise add a
+ * recipient or garble the header. `{{{var}}}` (EmailJS's unescaped form) is refused when the
+ * template loads.
  */
 
 /** An address in a template: `"a@b.c"`, `"Name <a@b.c>"`, or `{ name, address }`. */
@@ -25,9 +30,9 @@ export type EmailTemplate = {
 
 /** The message a template renders to, ready for the composer. */
 export type RenderedMessage = {
-  to: string | { name: string; address: string }
-  from: string | { name: string; address: string }
-  replyTo?: string | { name: string; address: string }
+  to: { name: string; address: string }
+  from: { name: string; address: string }
+  replyTo?: { name: string; address: string }
   subject: string
   text: string
   html?: string
@@ -140,16 +145,50 @@ export function renderString(
   })
 }
 
+/** The address syntax the site's forms accept (zod's), so the API refuses nothing they send. */
+const ONE_ADDRESS = z.email()
+
+function isOneAddress(value: string): boolean {
+  return ONE_ADDRESS.safeParse(value).success
+}
+
+/** The parameters `source` uses, for a message that names them. */
+function variablesOf(source: string): string[] {
+  return [...new Set([...source.matchAll(VARIABLE)].map((m) => m[1]))]
+}
+
+/** 400 naming the parameters that made `field` something other than one address. */
+function notOneAddress(field: string, source: string): EmailJsError {
+  const names = variablesOf(source)
+  const text =
+    names.length === 0
+      ? `The template's ${field} header is not one e-mail address`
+      : `The template parameter${names.length > 1 ? 's' : ''} ${names.map((n) => `"${n}"`).join(', ')} must hold one e-mail address: ${names.length > 1 ? 'they are' : 'it is'} used in the ${field} header`
+  return new EmailJsError(400, text)
+}
+
+/** `"a@b.c"` or `"Name <a@b.c>"` as one `{ name, address }`, or undefined when it is not one. */
+function parseOneAddress(value: string): { name: string; address: string } | undefined {
+  const parsed = addressparser(value)
+  // A group (`team: a@b.c;`) is not one address, even with one member.
+  if (parsed.length !== 1 || 'group' in parsed[0]) return undefined
+  const { name, address } = parsed[0] as { name: string; address?: string }
+  return address !== undefined && isOneAddress(address) ? { name, address } : undefined
+}
+
 function renderAddress(
   value: TemplateAddress,
   params: Record<string, string>,
   field: string,
-): string | { name: string; address: string } {
-  if (typeof value === 'string') return renderString(value, params, 'header', field)
-  return {
-    name: renderString(value.name ?? '', params, 'header', field),
-    address: renderString(value.address, params, 'header', field),
+): { name: string; address: string } {
+  if (typeof value === 'string') {
+    const one = parseOneAddress(renderString(value, params, 'header', field))
+    if (!one) throw notOneAddress(field, value)
+    return one
   }
+  const address = renderString(value.address, params, 'header', field).trim()
+  if (!isOneAddress(address)) throw notOneAddress(field, value.address)
+  return { name: renderString(value.name ?? '', params, 'header', field), address }
 }
 
 /** Renders a template with the message's parameters. */

@@ -8,6 +8,13 @@ import { messageSchemas, type FormKind } from './schemas'
  * Delivery with the outbox: save, send, then remove after a 2xx. Network errors, 5xx and 429 keep
  * the message `pending` and retry with capped exponential backoff (on a timer, when the browser
  * comes back online, and on the next visit). Other refusals keep it `held` for the visitor.
+ *
+ * The guarantee, on EmailJS's terms (it does not deduplicate): every message is sent at least
+ * once, and twice only when an answer is lost after EmailJS accepted the message (the connection
+ * drops between its 200 and the browser). Nothing else sends a message twice: a message is sent
+ * again only after a failure, every other failure (no connection, 5xx, 429, a refusal) means
+ * EmailJS did not accept it, and one message is never being sent twice at once, in one tab or
+ * across tabs (`exclusively`).
  */
 
 /**
@@ -52,46 +59,70 @@ export function formOf(fields: Record<string, string>): HTMLFormElement {
 const sending = new Set<string>()
 
 /**
- * Sends one saved message. The same id is never sent twice at once in this tab; across tabs or
- * after a lost answer, the mail API stores a repeated id once.
+ * Runs `send` unless this message is being sent already: in this tab (`sending`), or in another
+ * tab of the site (a Web Lock named after the message, taken only if free). Without it, two tabs
+ * flushing the same pending message would each send it: a duplicate no lost answer caused.
+ */
+async function exclusively<T>(id: string, send: () => Promise<T>): Promise<T | undefined> {
+  if (sending.has(id)) return undefined
+  sending.add(id)
+  try {
+    const locks = typeof navigator === 'undefined' ? undefined : navigator.locks
+    if (!locks) return await send()
+    return await locks.request(`facet-mail:${id}`, { ifAvailable: true }, (lock) =>
+      lock ? send() : undefined,
+    )
+  } finally {
+    sending.delete(id)
+  }
+}
+
+/**
+ * Sends one saved message, at most once at a time across the site's tabs. A message another tab
+ * has delivered (gone from the outbox) or tried since this one was read is left alone.
  */
 export async function attemptDelivery(
   message: OutboxMessage,
   options: PublicMailOptions,
   liveForm?: HTMLFormElement,
 ): Promise<DeliveryResult | undefined> {
-  if (sending.has(message.id)) return undefined
-  sending.add(message.id)
-  try {
-    const parsed = messageSchemas[message.form].safeParse(message.fields)
-    if (!parsed.success) {
-      // Never send what the schema refuses (an old or tampered entry): hold it for the visitor.
-      const held = { ...message, state: 'held' as const, lastError: 'invalid' as const }
-      await putMessage(held)
-      return { ok: false, message: held, error: new MailError('invalid', undefined, 'schema') }
-    }
-    try {
-      if (message.form === 'contact') await sendContact(options, message.fields)
-      else await sendNewsletter(options, liveForm ?? formOf(message.fields))
-    } catch (thrown) {
-      const error = toMailError(thrown)
-      const attempts = message.attempts + 1
-      const next: OutboxMessage = {
-        ...message,
-        attempts,
-        lastError: error.kind,
-        state: error.retryable ? 'pending' : 'held',
-        nextAttemptAt: Date.now() + backoff(attempts),
-      }
-      // Still ours? (another tab may have delivered it meanwhile)
-      if (await getMessage(message.id)) await putMessage(next)
-      return { ok: false, message: next, error }
-    }
-    await deleteMessage(message.id)
-    return { ok: true, message }
-  } finally {
-    sending.delete(message.id)
+  return exclusively(message.id, async () => {
+    const current = await getMessage(message.id)
+    if (!current || current.attempts !== message.attempts) return undefined
+    return send(message, options, liveForm)
+  })
+}
+
+async function send(
+  message: OutboxMessage,
+  options: PublicMailOptions,
+  liveForm?: HTMLFormElement,
+): Promise<DeliveryResult> {
+  const parsed = messageSchemas[message.form].safeParse(message.fields)
+  if (!parsed.success) {
+    // Never send what the schema refuses (an old or tampered entry): hold it for the visitor.
+    const held = { ...message, state: 'held' as const, lastError: 'invalid' as const }
+    await putMessage(held)
+    return { ok: false, message: held, error: new MailError('invalid', undefined, 'schema') }
   }
+  try {
+    if (message.form === 'contact') await sendContact(options, message.fields)
+    else await sendNewsletter(options, liveForm ?? formOf(message.fields))
+  } catch (thrown) {
+    const error = toMailError(thrown)
+    const attempts = message.attempts + 1
+    const next: OutboxMessage = {
+      ...message,
+      attempts,
+      lastError: error.kind,
+      state: error.retryable ? 'pending' : 'held',
+      nextAttemptAt: Date.now() + backoff(attempts),
+    }
+    await putMessage(next)
+    return { ok: false, message: next, error }
+  }
+  await deleteMessage(message.id)
+  return { ok: true, message }
 }
 
 /** Saves a new message, then sends it. */

@@ -84,6 +84,27 @@ const envSchema = z.object({
       })
       .optional(),
   ),
+  MAIL_API_ALLOW_NON_BROWSER: booleanFlag('MAIL_API_ALLOW_NON_BROWSER'),
+  MAIL_API_RATE_LIMIT: optionalString.transform((value, ctx) => {
+    if (value === undefined) return undefined
+    if (!/^\d+(\.\d+)?$/.test(value)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected requests per second such as 1 (0 turns the limit off), got "${value}"`,
+      })
+      return z.NEVER
+    }
+    return Number(value)
+  }),
+  MAIL_API_DEDUPE: booleanFlag('MAIL_API_DEDUPE'),
+  REDIS_URL: optionalString.pipe(
+    z
+      .url({
+        protocol: /^rediss?$/,
+        error: 'expected a redis:// or rediss:// URL such as redis://10.0.0.5:6379',
+      })
+      .optional(),
+  ),
   NEXT_PUBLIC_EMAILJS_PUBLIC_KEY: optionalString,
   NEXT_PUBLIC_EMAILJS_SERVICE_ID: optionalString,
   NEXT_PUBLIC_EMAILJS_CONTACT_TEMPLATE_ID: optionalString,
@@ -131,6 +152,15 @@ export type MailConfig = {
   outboxDir: string
   outboxToken?: string
   smtpUrl?: string
+  /** The embedded mail API's account settings (local mode); EmailJS's defaults unless set. */
+  api: {
+    /** Accept requests without an `Origin` (EmailJS: "API for non-browser applications"). */
+    allowNonBrowser: boolean
+    /** Requests per second per client; 0 turns the limit off. EmailJS documents 1. */
+    rateLimit: number
+    /** Facet's own, for local use: store a repeated message id once. EmailJS does not. */
+    dedupe: boolean
+  }
 }
 
 /**
@@ -147,6 +177,8 @@ export type Config = {
   content: ContentConfig
   mail: MailConfig
   webhookSecret?: string
+  /** The Redis that every node shares Next's cache through (server/cache-handler.mjs). */
+  redisUrl?: string
 }
 
 /** The ids the embedded mail API accepts in local mode; hosted mode replaces them with env. */
@@ -223,6 +255,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     outboxDir: e.OUTBOX_DIR ?? '.data/outbox',
     outboxToken: e.OUTBOX_TOKEN,
     smtpUrl: e.SMTP_URL,
+    api: {
+      allowNonBrowser: e.MAIL_API_ALLOW_NON_BROWSER ?? false,
+      rateLimit: e.MAIL_API_RATE_LIMIT ?? 1,
+      dedupe: e.MAIL_API_DEDUPE ?? false,
+    },
   }
 
   return {
@@ -231,6 +268,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     content,
     mail,
     webhookSecret: e.PRISMIC_WEBHOOK_SECRET,
+    redisUrl: e.REDIS_URL,
   }
 }
 

@@ -50,6 +50,19 @@ describe('loadConfig', () => {
     }
   })
 
+  it('takes a redis:// or rediss:// URL for REDIS_URL, and none by default', () => {
+    expect(loadConfig({}).redisUrl).toBeUndefined()
+    expect(loadConfig({ REDIS_URL: 'redis://10.0.0.5:6379/2' }).redisUrl).toBe(
+      'redis://10.0.0.5:6379/2',
+    )
+    expect(loadConfig({ REDIS_URL: 'rediss://user:pw@cache.example:6380' }).redisUrl).toBe(
+      'rediss://user:pw@cache.example:6380',
+    )
+    expect(problems({ REDIS_URL: 'http://cache:6379' })).toEqual([
+      'REDIS_URL: expected a redis:// or rediss:// URL such as redis://10.0.0.5:6379',
+    ])
+  })
+
   it('names every missing EmailJS variable when only some are set', () => {
     const found = problems({
       NEXT_PUBLIC_EMAILJS_PUBLIC_KEY: 'pk',
@@ -79,11 +92,27 @@ describe('loadConfig', () => {
     })
   })
 
+  it('gives the embedded mail API a new EmailJS account’s settings unless told otherwise', () => {
+    expect(loadConfig({}).mail.api).toEqual({ allowNonBrowser: false, rateLimit: 1, dedupe: false })
+    expect(
+      loadConfig({
+        MAIL_API_ALLOW_NON_BROWSER: 'true',
+        MAIL_API_RATE_LIMIT: '0',
+        MAIL_API_DEDUPE: '1',
+      }).mail.api,
+    ).toEqual({ allowNonBrowser: true, rateLimit: 0, dedupe: true })
+    expect(problems({ MAIL_API_RATE_LIMIT: 'fast', MAIL_API_DEDUPE: 'yes' })).toEqual([
+      'MAIL_API_RATE_LIMIT: expected requests per second such as 1 (0 turns the limit off), got "fast"',
+      'MAIL_API_DEDUPE: expected "true" or "false" for MAIL_API_DEDUPE, got "yes"',
+    ])
+  })
+
   it('reports every bad variable in one error', () => {
     const found = problems({
       PORT: 'eighty',
       SITE_URL: 'not a url',
       SMTP_URL: 'http://mail',
+      REDIS_URL: 'localhost:6379',
       NEXT_PUBLIC_EMAILJS_THROTTLE_MS: '-5',
       NEXT_PUBLIC_EMAILJS_BLOCK_HEADLESS: 'maybe',
     })
@@ -91,6 +120,7 @@ describe('loadConfig', () => {
       'NEXT_PUBLIC_EMAILJS_BLOCK_HEADLESS',
       'NEXT_PUBLIC_EMAILJS_THROTTLE_MS',
       'PORT',
+      'REDIS_URL',
       'SITE_URL',
       'SMTP_URL',
     ])

@@ -59,6 +59,7 @@ describe('delivery', () => {
         async (fields) => {
           sendContact.mockClear()
           const all = { ...fields, message_id: ID, lang: 'en-us' }
+          store.set(ID, message(all))
           await attemptDelivery(message(all), options)
           const valid = contactMessage.safeParse(all).success
           expect(sendContact).toHaveBeenCalledTimes(valid ? 1 : 0)
@@ -89,8 +90,110 @@ describe('delivery', () => {
     expect(sendContact).not.toHaveBeenCalled()
   })
 
+  test('leaves a message alone once it is gone from the outbox or was tried since it was read', async () => {
+    sendContact.mockResolvedValue(undefined)
+    expect(await attemptDelivery(message(good), options)).toBeUndefined()
+    store.set(ID, { ...message(good), attempts: 1 })
+    expect(await attemptDelivery(message(good), options)).toBeUndefined()
+    expect(sendContact).not.toHaveBeenCalled()
+  })
+
   test('backoff doubles and is capped', () => {
     expect([1, 2, 3, 4].map(backoff)).toEqual([2000, 4000, 8000, 16000])
     expect(backoff(50)).toBe(MAX_DELAY_MS)
+  })
+})
+
+/**
+ * The delivery guarantee on EmailJS's terms, fault by fault. A stand-in for EmailJS counts the
+ * copies it accepts (it does not deduplicate); the first request meets the fault, the outbox is
+ * then flushed until it is empty, as the form's retries do.
+ */
+describe('copies EmailJS would send, by fault', () => {
+  const faults: [string, (params: Record<string, string>) => never, number][] = [
+    [
+      'the request never arrives',
+      () => {
+        throw new MailError('network', undefined, 'Failed to fetch')
+      },
+      1,
+    ],
+    [
+      'a 5xx',
+      () => {
+        throw new MailError('unavailable', 503, 'Service Unavailable')
+      },
+      1,
+    ],
+    [
+      'a 429',
+      () => {
+        throw new MailError('rate_limited', 429, 'Too Many Requests')
+      },
+      1,
+    ],
+    [
+      'the answer is lost after EmailJS accepted the message',
+      (params) => {
+        accepted.push(params.message_id)
+        throw new MailError('network', undefined, 'Failed to fetch')
+      },
+      2,
+    ],
+  ]
+  let accepted: string[] = []
+
+  async function deliverWith(fault: ((params: Record<string, string>) => never) | undefined) {
+    accepted = []
+    let first = true
+    sendContact.mockImplementation(async (_options, params) => {
+      if (first && fault) {
+        first = false
+        fault(params)
+      }
+      accepted.push(params.message_id)
+    })
+    store.set(ID, message(good))
+    await attemptDelivery(message(good), options)
+    for (let round = 0; round < 5 && store.size > 0; round++)
+      await flushOutbox('contact', options, () => undefined, true)
+    return accepted
+  }
+
+  test('no fault: one copy', async () => {
+    expect(await deliverWith(undefined)).toEqual([ID])
+  })
+
+  test.each(faults)(
+    '%s: %i cop(y/ies), all of the same message id',
+    async (_fault, fault, copies) => {
+      const sent = await deliverWith(fault)
+      expect(sent).toHaveLength(copies)
+      expect(new Set(sent)).toEqual(new Set([ID]))
+      expect(store.size).toBe(0)
+    },
+  )
+
+  test('a refusal (400): no copy, the message is held for the visitor', async () => {
+    const sent = await deliverWith(() => {
+      throw new MailError('invalid', 400, 'The template ID not found')
+    })
+    expect(sent).toEqual([])
+    expect(store.get(ID)).toMatchObject({ state: 'held', lastError: 'invalid' })
+  })
+
+  test('two flushes of the same pending message at once send it once', async () => {
+    sendContact.mockRejectedValueOnce(new MailError('network', undefined, 'offline'))
+    store.set(ID, message(good))
+    await attemptDelivery(message(good), options)
+    accepted = []
+    sendContact.mockImplementation(
+      async (_options, params) => void accepted.push(params.message_id),
+    )
+    await Promise.all([
+      flushOutbox('contact', options, () => undefined, true),
+      flushOutbox('contact', options, () => undefined, true),
+    ])
+    expect(accepted).toEqual([ID])
   })
 })

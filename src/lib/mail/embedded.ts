@@ -31,7 +31,11 @@ export function getEmbeddedMailApi(): MailApi {
       outboxDir: path.resolve(config.mail.outboxDir),
       smtpUrl: config.mail.smtpUrl,
       basePath: EMBEDDED_MAIL_BASE_PATH,
+      // The site's own origin (SITE_URL); the origin each request reached is allowed too.
       allowedOrigins: [new URL(config.siteUrl).origin],
+      allowNonBrowser: config.mail.api.allowNonBrowser,
+      rateLimit: config.mail.api.rateLimit > 0 ? config.mail.api.rateLimit : false,
+      dedupe: config.mail.api.dedupe,
     })
   }
   return api

@@ -15,7 +15,7 @@ export type MailErrorKind =
   | 'rate_limited'
   /** 400 or 413: the service refused this message. */
   | 'invalid'
-  /** 403: the address is on the block list (or the origin is refused). */
+  /** 403: the address is on the block list, or the account refuses this origin or caller. */
   | 'blocked'
   /** 451: the SDK refuses headless browsers. */
   | 'headless'

@@ -49,7 +49,7 @@ export default async function OutboxPage({
       </p>
       {messages.map(({ entry, email }) => (
         <article
-          key={entry.id}
+          key={entry.name}
           data-message-id={entry.id}
           style={{ borderTop: '1px solid', paddingBlock: '1rem' }}
         >
