@@ -4,7 +4,7 @@
 // Written here because nothing else fits static generation: Next.js offers per-request nonces,
 // which make every page dynamic, and its experimental SRI covers external scripts only. The App
 // Router's inline scripts carry the page's data and change whenever a page is revalidated, so the
-// hashes are taken from each HTML response as it leaves the server (scripts/server.mjs).
+// hashes are taken from each HTML response as the server first sends it (server/page-cache.mjs: once per version of a prerendered page).
 //
 // Only scripts of the exact shapes Next.js writes are hashed, and only when their argument parses
 // as JSON. Anything else (a script that content injected, say) stays unhashed and the browser
