@@ -41,7 +41,7 @@ export function isFrameworkScript(body) {
   if (start) return start[1] === undefined || isJson(start[1], Array.isArray)
   const bootstrap = TURBOPACK_BOOTSTRAP.exec(body)
   if (bootstrap) return isJson(bootstrap[1], (value) => value !== null && typeof value === 'object')
-  // The server's own loader for the chunk scripts (scripts/lib/after-paint.mjs).
+  // The server's own loader for the chunk scripts (server/after-paint.mjs).
   return isAfterPaintLoader(body)
 }
 
