@@ -343,6 +343,9 @@ console.log(
 )
 const html = await (await fetch(`${ORIGIN}/en-us`)).text()
 const nextServer = await cannon(`${ORIGIN}/en-us`)
+// The interaction bench measures this server (BENCH_ORIGIN), before it stops.
+console.log('interaction bench (4× CPU, one scroll, Tab every 250 ms)…')
+const interactionRun = runScript('bench:interaction')
 await server.stop()
 /** Another server on the same build, measured on the same page after a warm-up request. */
 async function measureOther(args) {
@@ -404,6 +407,7 @@ const report = {
   },
   content: { run: contentRun, figures: readJson('bench/content.json') },
   three: { run: threeRun, figures: readJson('bench/three.json') },
+  interaction: { run: interactionRun, figures: readJson('bench/interaction.json') },
 }
 
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`
@@ -488,6 +492,10 @@ ${serverTable}
 
 ${report.content.figures ? '```json\n' + JSON.stringify(report.content.figures, null, 2) + '\n```' : `not measured (${report.content.run.skipped ?? 'bench:content failed'})`}
 
+## Interaction after the scroll (4× CPU, mobile viewport)
+
+${interactionSection(report.interaction)}
+
 ## 3D
 
 ${report.three.figures ? '```json\n' + JSON.stringify(report.three.figures, null, 2) + '\n```' : `not measured (${report.three.run.skipped ?? 'bench:three failed'})`}
@@ -500,6 +508,20 @@ writeFileSync(path.join('bench', 'report.md'), md)
 writeFileSync(path.join('bench', 'chart.svg'), chart(report))
 console.log(md)
 process.exit(0)
+
+/** The interaction bench's medians, one row per page and rendering path, against the budget. */
+function interactionSection({ run, figures }) {
+  if (!figures) return `not measured (${run.skipped ?? 'bench:interaction failed'})`
+  const rows = figures.results.map(
+    (r) =>
+      `| ${r.page} \`${r.url}\` | ${r.path} | ${r.blockingMs} | ${r.longestMs} | ${r.longTasks} | ${r.slowestInputMs} | ${r.fps ?? '–'} | ${r.loadAverage.start.toFixed(2)} | ${r.path === 'worker' ? mark(r.withinBudget) : '–'} |`,
+  )
+  return `${figures.protocol}. Budget (DESIGN.md, worker path): blocking ≤ ${figures.budget.blockingMs} ms, slowest input ≤ ${figures.budget.slowestInputMs} ms.
+
+| page | path | blocking ms | longest task ms | long tasks | slowest input ms | 3D fps | load avg | budget |
+|---|---|---|---|---|---|---|---|---|
+${rows.join('\n')}`
+}
 
 /** A small bar chart: mobile Lighthouse performance per page, and req/s of both servers. */
 function chart(r) {
