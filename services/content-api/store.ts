@@ -140,7 +140,8 @@ export function parseTimestamp(value: string): number {
   return Date.parse(normalized)
 }
 
-function listFiles(dir: string, base = dir): string[] {
+/** Every file under `dir` (relative, `/`-separated, sorted), skipping dot names. */
+export function listFiles(dir: string, base = dir): string[] {
   if (!existsSync(dir)) return []
   const out: string[] = []
   for (const entry of readdirSync(dir, { withFileTypes: true })) {

@@ -1,12 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  writeFileSync,
-} from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 
 /**
@@ -38,15 +31,5 @@ export function readJsonOr<T>(file: string, fallback: T): T {
   return JSON.parse(readFileSync(file, 'utf8')) as T
 }
 
-/** Every file under `dir` (relative, `/`-separated, sorted), skipping dot names as the loader does. */
-export function listFiles(dir: string, base = dir): string[] {
-  if (!existsSync(dir)) return []
-  const out: string[] = []
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name.startsWith('.')) continue
-    const full = path.join(dir, entry.name)
-    if (entry.isDirectory()) out.push(...listFiles(full, base))
-    else if (entry.isFile()) out.push(path.relative(base, full).split(path.sep).join('/'))
-  }
-  return out.sort()
-}
+/** Every file under `dir`, as the loader lists them (it skips dot names). */
+export { listFiles } from '../store'
