@@ -17,7 +17,7 @@ const dev = process.env.NODE_ENV === 'development'
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
-  // scripts/server.mjs reads each page before compressing it, so it compresses; `next start` alone does.
+  // server/ reads each page before compressing it, so it compresses; `next start` alone does.
   compress: process.env.FACET_OWN_COMPRESSION !== '1',
   // Identifies this build in the content cache's key for the repository endpoint (src/prismicio.ts).
   env: { FACET_BUILD_ID: `${Date.now().toString(36)}` },

@@ -1,6 +1,6 @@
-// `npm run bench:load`: 60 s of autocannon against the production server (`scripts/server.mjs`) with 100 connections spread
-// across the site's pages. Reports requests, errors, non-2xx answers and the server's RSS before
-// and after. `--rounds N` repeats the run against the same server and reports the RSS after each
+// `npm run bench:load`: 60 s of autocannon against the production server (`server/index.mjs`)
+// with 100 connections spread across the site's pages. Reports requests, errors, non-2xx answers
+// and the server's RSS before and after. `--rounds N` repeats the run against the same server and reports the RSS after each
 // round, which tells growth that levels off from a leak. Writes bench/load.json. Loopback only,
 // bounded in time, stops by itself.
 import { spawn, execFileSync } from 'node:child_process'
@@ -19,10 +19,16 @@ const { values: args } = parseArgs({
 const PORT = Number(process.env.BENCH_PORT || 3400)
 const ORIGIN = `http://127.0.0.1:${PORT}`
 process.env.NEXT_TELEMETRY_DISABLED = '1'
-const env = { ...process.env, SITE_URL: ORIGIN, PORT: String(PORT), LISTEN_HOST: '127.0.0.1' }
+// The server works under any host; SITE_URL (a build setting) may be set to reuse a build.
+const env = {
+  ...process.env,
+  SITE_URL: process.env.SITE_URL || ORIGIN,
+  PORT: String(PORT),
+  LISTEN_HOST: '127.0.0.1',
+}
 buildIfNeeded(env)
 
-const server = spawn(process.execPath, ['scripts/server.mjs'], {
+const server = spawn(process.execPath, ['server/index.mjs'], {
   env,
   stdio: 'ignore',
   detached: true,

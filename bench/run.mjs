@@ -24,6 +24,11 @@ const { values: args } = parseArgs({
     'skip-lighthouse': { type: 'boolean', default: false },
     // Another server (say, the previous build) whose image bytes are measured in the same run.
     'images-before': { type: 'string' },
+    // Only the server figures, printed; the report is left as it is.
+    'server-only': { type: 'boolean', default: false },
+    // Another production server entry to measure on the same build in the same run (an older
+    // server/index.mjs checked out elsewhere, say): the "before" of a before/after.
+    'compare-server': { type: 'string' },
   },
 })
 const RUNS = args.quick ? 1 : Number(args.runs)
@@ -58,22 +63,43 @@ const BUDGET = {
 }
 
 process.env.NEXT_TELEMETRY_DISABLED = '1'
-const env = { ...process.env, SITE_URL: ORIGIN, PORT: String(PORT), LISTEN_HOST: '127.0.0.1' }
+// SITE_URL defaults to the bench's own origin (Lighthouse's SEO audits read the canonical URLs);
+// set it to reuse a build made with another one: the server itself works under any host.
+const env = {
+  ...process.env,
+  SITE_URL: process.env.SITE_URL || ORIGIN,
+  PORT: String(PORT),
+  LISTEN_HOST: '127.0.0.1',
+}
 buildIfNeeded(env)
 
-const server = spawn(process.execPath, ['scripts/server.mjs'], {
-  env,
-  stdio: ['ignore', 'pipe', 'pipe'],
-  detached: true,
-})
-const stopServer = () => {
-  try {
-    process.kill(-server.pid, 'SIGTERM')
-  } catch {
-    /* already stopped */
+/** Starts a server on PORT in its own process group; `stop()` ends it and waits. */
+function startServer(args) {
+  const child = spawn(process.execPath, args, {
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    detached: true,
+  })
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  const stop = async () => {
+    try {
+      process.kill(-child.pid, 'SIGTERM')
+    } catch {
+      /* already stopped */
+    }
+    await exited
   }
+  process.on('exit', () => {
+    try {
+      process.kill(-child.pid, 'SIGKILL')
+    } catch {
+      /* already stopped */
+    }
+  })
+  return { stop }
 }
-process.on('exit', stopServer)
+
+let server = startServer(['server/index.mjs'])
 
 async function waitFor(url, ms = 60_000) {
   const until = Date.now() + ms
@@ -275,7 +301,7 @@ const pages = [
 ]
 
 const lighthouseResults = []
-if (!args['skip-lighthouse']) {
+if (!args['skip-lighthouse'] && !args['server-only']) {
   for (const page of pages) {
     if (!page.path) {
       lighthouseResults.push({ page: page.name, path: null, note: 'no such page in the content' })
@@ -293,7 +319,6 @@ if (!args['skip-lighthouse']) {
   }
 }
 
-console.log('image bytes on a phone (home, project)…')
 const imagePaths = pages.filter((p) => ['home', 'project'].includes(p.name) && p.path)
 const imageRun = async (origin) =>
   (
@@ -303,19 +328,57 @@ const imageRun = async (origin) =>
       { chromePath: CHROME },
     )
   ).map((r, i) => ({ page: imagePaths[i].name, ...r }))
-const images = {
-  after: await imageRun(ORIGIN),
-  before: args['images-before'] ? await imageRun(args['images-before']) : null,
-  beforeOrigin: args['images-before'] ?? null,
-}
+// The server-only figures skip it, as they skip Lighthouse.
+if (!args['server-only']) console.log('image bytes on a phone (home, project)…')
+const images = args['server-only']
+  ? null
+  : {
+      after: await imageRun(ORIGIN),
+      before: args['images-before'] ? await imageRun(args['images-before']) : null,
+      beforeOrigin: args['images-before'] ?? null,
+    }
 
 console.log(
-  `autocannon: the site server vs a static server, ${SERVER_SECONDS} s each, 50 connections…`,
+  `autocannon: npm start vs next start vs a static server, ${SERVER_SECONDS} s each, 50 connections…`,
 )
 const html = await (await fetch(`${ORIGIN}/en-us`)).text()
 const nextServer = await cannon(`${ORIGIN}/en-us`)
+// The interaction bench measures this server (BENCH_ORIGIN), before it stops.
+console.log('interaction bench (4× CPU, one scroll, Tab every 250 ms)…')
+const interactionRun = runScript('bench:interaction')
+await server.stop()
+/** Another server on the same build, measured on the same page after a warm-up request. */
+async function measureOther(args) {
+  server = startServer(args)
+  try {
+    await waitFor(`${ORIGIN}/en-us`)
+    return await cannon(`${ORIGIN}/en-us`)
+  } finally {
+    await server.stop()
+  }
+}
+const nextStart = await measureOther([
+  'node_modules/next/dist/bin/next',
+  'start',
+  '-p',
+  String(PORT),
+  '-H',
+  '127.0.0.1',
+])
+const compared = args['compare-server'] ? await measureOther([args['compare-server']]) : undefined
 const baseline = await staticBaseline(html)
-stopServer()
+const ratio = (a, b) => Number((a.requestsPerSecond / b.requestsPerSecond).toFixed(3))
+const serverTable = `| server | req/s | p99 ms | non-2xx | errors |
+|---|---|---|---|---|
+| site (\`npm start\`) | ${nextServer.requestsPerSecond} | ${nextServer.p99Ms} | ${nextServer.non2xx} | ${nextServer.errors} |
+| \`next start\` (same build) | ${nextStart.requestsPerSecond} | ${nextStart.p99Ms} | ${nextStart.non2xx} | ${nextStart.errors} |
+${compared ? `| \`${args['compare-server']}\` (compared) | ${compared.requestsPerSecond} | ${compared.p99Ms} | ${compared.non2xx} | ${compared.errors} |\n` : ''}| static (node:http, same HTML from memory) | ${baseline.requestsPerSecond} | ${baseline.p99Ms} | ${baseline.non2xx} | ${baseline.errors} |
+
+\`npm start\` ÷ \`next start\`: **${ratio(nextServer, nextStart)}** (budget ≥ 1, p99 ≤ 250 ms); \`npm start\` ÷ static: **${ratio(nextServer, baseline)}**${compared ? `; compared ÷ \`next start\`: **${ratio(compared, nextStart)}**` : ''}.`
+if (args['server-only']) {
+  console.log(serverTable)
+  process.exit(0)
+}
 
 const bundles = measureBundles()
 console.log('content API bench…')
@@ -336,11 +399,15 @@ const report = {
     seconds: SERVER_SECONDS,
     connections: 50,
     next: nextServer,
+    nextStart,
+    ...(compared ? { compared: { entry: args['compare-server'], ...compared } } : {}),
     static: baseline,
-    ratio: Number((nextServer.requestsPerSecond / baseline.requestsPerSecond).toFixed(3)),
+    ratio: ratio(nextServer, baseline),
+    ratioToNextStart: ratio(nextServer, nextStart),
   },
   content: { run: contentRun, figures: readJson('bench/content.json') },
   three: { run: threeRun, figures: readJson('bench/three.json') },
+  interaction: { run: interactionRun, figures: readJson('bench/interaction.json') },
 }
 
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`
@@ -363,7 +430,7 @@ const lhRows = lighthouseResults
 const md = `# Facet benchmark report
 
 Made by \`npm run bench\` on ${startedAt} (Node ${process.version}, Chromium at ${CHROME}, ${os.cpus().length} cores; 1-minute load average ${loadAtStart.toFixed(2)} at the start, ${os.loadavg()[0].toFixed(2)} at the end).
-Lighthouse: median of ${RUNS} run(s) per page and form factor, on the production build (\`npm start\`: Next.js behind scripts/server.mjs).
+Lighthouse: median of ${RUNS} run(s) per page and form factor, on the production build (\`npm start\`: Next.js behind server/index.mjs).
 Lighthouse 13 asks for Node 22: on Node ${process.versions.node.split('.')[0]} the insight audits that use iterator helpers fail; they carry no score and are left out of the errors below.
 Budgets (DESIGN.md, mobile): Performance ≥ ${BUDGET.performance}; Accessibility, Best Practices, SEO 100; LCP ≤ ${BUDGET.lcpMs} ms; TBT ≤ ${BUDGET.tbtMs} ms; CLS ≤ ${BUDGET.cls}; total ≤ ${kb(BUDGET.totalBytes)}; images on a phone ≤ ${kb(BUDGET.imageBytes)} a page.
 
@@ -419,16 +486,15 @@ ${bundles.pages.map((p) => `| \`${p.route}\` | ${kb(p.ownGzip)} | ${kb(p.totalGz
 
 ## Server (autocannon, ${SERVER_SECONDS} s, 50 connections, \`/en-us\`)
 
-| server | req/s | p99 ms | non-2xx | errors |
-|---|---|---|---|---|
-| site (\`npm start\`) | ${nextServer.requestsPerSecond} | ${nextServer.p99Ms} | ${nextServer.non2xx} | ${nextServer.errors} |
-| static (node:http, same HTML from memory) | ${baseline.requestsPerSecond} | ${baseline.p99Ms} | ${baseline.non2xx} | ${baseline.errors} |
-
-Ratio next/static: **${report.server.ratio}**.
+${serverTable}
 
 ## Content API
 
 ${report.content.figures ? '```json\n' + JSON.stringify(report.content.figures, null, 2) + '\n```' : `not measured (${report.content.run.skipped ?? 'bench:content failed'})`}
+
+## Interaction after the scroll (4× CPU, mobile viewport)
+
+${interactionSection(report.interaction)}
 
 ## 3D
 
@@ -442,6 +508,20 @@ writeFileSync(path.join('bench', 'report.md'), md)
 writeFileSync(path.join('bench', 'chart.svg'), chart(report))
 console.log(md)
 process.exit(0)
+
+/** The interaction bench's medians, one row per page and rendering path, against the budget. */
+function interactionSection({ run, figures }) {
+  if (!figures) return `not measured (${run.skipped ?? 'bench:interaction failed'})`
+  const rows = figures.results.map(
+    (r) =>
+      `| ${r.page} \`${r.url}\` | ${r.path} | ${r.blockingMs} | ${r.longestMs} | ${r.longTasks} | ${r.slowestInputMs} | ${r.fps ?? '–'} | ${r.loadAverage.start.toFixed(2)} | ${r.path === 'worker' ? mark(r.withinBudget) : '–'} |`,
+  )
+  return `${figures.protocol}. Budget (DESIGN.md, worker path): blocking ≤ ${figures.budget.blockingMs} ms, slowest input ≤ ${figures.budget.slowestInputMs} ms.
+
+| page | path | blocking ms | longest task ms | long tasks | slowest input ms | 3D fps | load avg | budget |
+|---|---|---|---|---|---|---|---|---|
+${rows.join('\n')}`
+}
 
 /** A small bar chart: mobile Lighthouse performance per page, and req/s of both servers. */
 function chart(r) {

@@ -1,7 +1,12 @@
 import * as prismic from '@prismicio/client'
 import type { Content } from '@prismicio/client'
 import { getConfig } from '@/lib/config'
-import { CONTENT_CACHE_TAG, EMBEDDED_BASE_PATH, cachedEmbeddedFetch } from '@/lib/content/embedded'
+import {
+  CONTENT_CACHE_TAG,
+  EMBEDDED_BASE_PATH,
+  cachedEmbeddedFetch,
+  embeddedFetch,
+} from '@/lib/content/embedded'
 import { resilientFetch } from '@/lib/content/resilient-fetch'
 
 export { CONTENT_CACHE_TAG }
@@ -66,6 +71,18 @@ export function createClient(
   })
   client.queryContentFromRef(previewRef)
   return client
+}
+
+/**
+ * The client without Next's data cache, for code that runs outside a render (the proxy, which
+ * has no cache to read from): every answer is fresh, through the same timeouts and retries.
+ */
+export function createUncachedClient(): prismic.Client<Content.AllDocumentTypes> {
+  const local = getConfig().content.mode === 'local'
+  return createClient({
+    fetch: resilientFetch(local ? embeddedFetch : (input, init) => globalThis.fetch(input, init)),
+    fetchOptions: { cache: 'no-store' },
+  })
 }
 
 /**

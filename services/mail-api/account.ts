@@ -42,12 +42,23 @@ function nonEmptyString(value: unknown): value is string {
   return typeof value === 'string' && value !== ''
 }
 
-/** The origins a browser may send from: the account's and the API's own (as the request saw it). */
+/**
+ * The origins a browser may send from: the account's and the API's own (as the request saw it,
+ * or as a proxy in front passes it on in `X-Forwarded-Host`; Facet's own choice, so that the site
+ * works behind a proxy: EmailJS has one origin).
+ */
 function allowedOrigins(request: Request, account: MailAccount): Set<string> {
   const own = new URL(request.url)
   const allowed = new Set([own.origin, ...account.allowedOrigins])
   const host = request.headers.get('host')
   if (host) allowed.add(`${own.protocol}//${host}`)
+  const first = (name: string) => request.headers.get(name)?.split(',')[0]?.trim()
+  const forwarded = first('x-forwarded-host')
+  const proto = first('x-forwarded-proto')
+  if (forwarded)
+    allowed.add(
+      `${proto === 'https' || proto === 'http' ? `${proto}:` : own.protocol}//${forwarded}`,
+    )
   return allowed
 }
 

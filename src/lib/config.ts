@@ -163,6 +163,13 @@ export type MailConfig = {
   }
 }
 
+/**
+ * The origin named in canonical URLs, Open Graph and the sitemap when `SITE_URL` is unset. It
+ * does not follow PORT: `SITE_URL` is inlined into the build, and a build must serve on any
+ * port. The site itself works under any host name; only those absolute URLs use this.
+ */
+export const DEFAULT_SITE_URL = 'http://localhost:3000'
+
 /** The validated configuration of the whole site. */
 export type Config = {
   port: number
@@ -257,7 +264,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 
   return {
     port: e.PORT,
-    siteUrl: (e.SITE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    siteUrl: (e.SITE_URL ?? DEFAULT_SITE_URL).replace(/\/+$/, ''),
     content,
     mail,
     webhookSecret: e.PRISMIC_WEBHOOK_SECRET,

@@ -39,7 +39,7 @@ export function contentSecurityPolicy(
   const directives: Record<string, string> = {
     'default-src': "'self'",
     // The base policy. Next's App Router writes its payload in inline scripts that differ per
-    // page and change when a page is revalidated; in production scripts/server.mjs replaces
+    // page and change when a page is revalidated; in production the serving layer (server/) replaces
     // 'unsafe-inline' in each HTML response with the hashes of that page's own inline scripts.
     // 'wasm-unsafe-eval' lets the self-hosted mesh decoder compile WebAssembly; 'unsafe-eval'
     // is allowed in development only, where React needs it.

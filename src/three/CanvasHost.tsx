@@ -1,257 +1,357 @@
 'use client'
-/* eslint-disable react-hooks/immutability -- three.js objects (renderer, camera, scene) are
-   mutable by design: R3F code sets their fields in effects and frame callbacks. */
 
-import {
-  Suspense,
-  useCallback,
-  useEffect,
-  useMemo,
-  useRef,
-  useState,
-  useSyncExternalStore,
-} from 'react'
-import { Canvas, useFrame, useThree, type RootState } from '@react-three/fiber'
-import { View } from '@react-three/drei/web/View'
-import { ProceduralScene } from './scenes/ProceduralScene'
-import { ModelScene } from './scenes/ModelScene'
-import { roomEnvironment } from './environment'
-import { Boundary, forceMotion, HostContext } from './host-context'
-import { threeStore, type SlotEntry } from './store'
-import type { WebGLRenderer } from 'three'
+// The page's side of the 3D: one fixed, transparent, click-through canvas over the page, and a
+// bridge to the renderer that draws on it. No three.js here: the renderer runs in a Web Worker on
+// the canvas's OffscreenCanvas (render/render.worker.ts), so a visitor's scrolls and keys never
+// wait for scene building, model decoding or shader compiles. Where a worker cannot draw WebGL
+// (no OffscreenCanvas, or no WebGL context in a worker), the same renderer runs on the main
+// thread instead (render/renderer.tsx, imported on demand), its setup split into tasks.
+//
+// The bridge forwards what the scenes need: each slot's scene, visibility and rectangle (on
+// scroll, resize and layout changes), the viewport and pixel ratio, tab visibility, reduced
+// motion, and the viewer's pointer, wheel, touch and key input as view commands. It receives
+// first frames drawn, download progress, errors, and context loss and restore.
+import { useEffect, useRef, useState } from 'react'
+import { threeStore, type SlotEntry, type ViewCommand } from './store'
+import type {
+  DebugFlags,
+  FromRenderer,
+  Rect,
+  RenderStats,
+  SceneSlot,
+  ToRenderer,
+  Viewport,
+} from './protocol'
+
+/** Where the renderer runs: a worker, the main thread, or nowhere (no WebGL at all). */
+export type RenderPath = 'worker' | 'main' | 'off'
+
+/** The debug hook tests and benchmarks read (`?debug3d`). */
+type DebugHook = RenderStats & {
+  path: RenderPath
+  /** The last `rects` message sent: when `seq` has caught up, the canvas shows the page as is. */
+  sent: number
+  loseContext: () => void
+  restoreContext: () => void
+}
+
+/** `?debug3d[=flag,flag]`: `motion` plays motion on a software renderer, `main` forces that path. */
+export function debugFlags(search: string): DebugFlags {
+  const params = new URLSearchParams(search)
+  const flags = (params.get('debug3d') ?? '').split(',')
+  return {
+    hook: params.has('debug3d'),
+    motion: flags.includes('motion'),
+    main: flags.includes('main'),
+  }
+}
+
+/** The worker path where the browser can hand a canvas to a worker, unless forced off. */
+export function firstPath(flags: DebugFlags): RenderPath {
+  const canTransfer =
+    typeof Worker !== 'undefined' &&
+    typeof OffscreenCanvas !== 'undefined' &&
+    'transferControlToOffscreen' in HTMLCanvasElement.prototype
+  return canTransfer && !flags.main ? 'worker' : 'main'
+}
+
+const rectOf = (element: Element): Rect => {
+  const { left, top, width, height } = element.getBoundingClientRect()
+  return { left, top, width, height }
+}
+
+/** The slots as the renderer needs them: plain data, model URLs made absolute for the worker. */
+function sceneSlots(): SceneSlot[] {
+  return threeStore.slots().map((slot) => ({
+    id: slot.id,
+    spec:
+      slot.spec.kind === 'procedural'
+        ? slot.spec
+        : { ...slot.spec, url: new URL(slot.spec.url, document.baseURI).href },
+    reducedMotion: slot.reducedMotion,
+    visible: slot.visible,
+    rect: rectOf(slot.element),
+  }))
+}
+
+const isLive = (id: string) => threeStore.get(id)?.status === 'live'
 
 /**
- * Compiles the view's shaders off the main thread (KHR_parallel_shader_compile, through
- * `compileAsync`), then lets the view draw and marks the slot's scene as ready to be shown. A
- * first draw before that would stall the main thread until every program had linked.
+ * The viewer's pointer (mouse, pen, touch), pinch and wheel input, turned into the same
+ * commands as its keys, with three's OrbitControls' scales: a drag across the stage's height
+ * turns the model a full circle; each wheel notch of 100 zooms by 0.95.
  */
-function Ready({
-  id,
-  ready,
-  onCompiled,
-}: {
-  id: string
-  ready: Set<string>
-  onCompiled: () => void
-}) {
-  const gl = useThree((s) => s.gl)
-  const scene = useThree((s) => s.scene)
-  const camera = useThree((s) => s.camera)
-  const invalidate = useThree((s) => s.invalidate)
-  useEffect(() => {
-    let live = true
-    gl.compileAsync(scene, camera).then(() => {
-      if (!live) return
-      onCompiled()
-      ready.add(id)
-      invalidate()
-    })
-    return () => {
-      live = false
-      ready.delete(id)
+function wireViewer(slot: SlotEntry, command: (c: ViewCommand) => void): () => void {
+  const element = slot.element
+  const pointers = new Map<number, { x: number; y: number }>()
+  const spread = () => {
+    const [a, b] = [...pointers.values()]
+    return Math.hypot(a.x - b.x, a.y - b.y)
+  }
+  const onDown = (event: PointerEvent) => {
+    if (!isLive(slot.id)) return
+    element.setPointerCapture?.(event.pointerId)
+    pointers.set(event.pointerId, { x: event.clientX, y: event.clientY })
+  }
+  const onMove = (event: PointerEvent) => {
+    const last = pointers.get(event.pointerId)
+    if (!last) return
+    const before = pointers.size === 2 ? spread() : 0
+    pointers.set(event.pointerId, { x: event.clientX, y: event.clientY })
+    if (pointers.size === 2) {
+      const after = spread()
+      if (before > 0 && after > 0) command({ type: 'zoom', factor: before / after })
+      return
     }
-  }, [id, ready, invalidate, gl, scene, camera, onCompiled])
-  return null
+    const height = Math.max(1, element.clientHeight)
+    command({
+      type: 'rotate',
+      azimuth: (-2 * Math.PI * (event.clientX - last.x)) / height,
+      polar: (-2 * Math.PI * (event.clientY - last.y)) / height,
+    })
+  }
+  const onUp = (event: PointerEvent) => {
+    pointers.delete(event.pointerId)
+  }
+  const onWheel = (event: WheelEvent) => {
+    if (!isLive(slot.id)) return
+    event.preventDefault()
+    command({ type: 'zoom', factor: 0.95 ** (-event.deltaY * 0.01) })
+  }
+  // The stage takes touch gestures for itself, as orbit controls do.
+  element.style.touchAction = 'none'
+  element.addEventListener('pointerdown', onDown)
+  element.addEventListener('pointermove', onMove)
+  element.addEventListener('pointerup', onUp)
+  element.addEventListener('pointercancel', onUp)
+  element.addEventListener('wheel', onWheel, { passive: false })
+  return () => {
+    element.style.touchAction = ''
+    element.removeEventListener('pointerdown', onDown)
+    element.removeEventListener('pointermove', onMove)
+    element.removeEventListener('pointerup', onUp)
+    element.removeEventListener('pointercancel', onUp)
+    element.removeEventListener('wheel', onWheel)
+  }
 }
 
-function SlotView({ slot, ready }: { slot: SlotEntry; ready: Set<string> }) {
-  const track = useMemo(() => ({ current: slot.element }), [slot.element])
-  const [compiled, setCompiled] = useState(false)
-  const onCompiled = useCallback(() => setCompiled(true), [])
-  const { spec } = slot
-  return (
-    <View track={track} visible={compiled}>
-      <Boundary
-        onError={(error) => {
-          console.error('3D scene failed:', error)
-          threeStore.update(slot.id, { status: 'error' })
-        }}
-      >
-        <Suspense fallback={null}>
-          {spec.kind === 'procedural' ? (
-            <ProceduralScene slot={slot} spec={spec} />
-          ) : (
-            <ModelScene slot={slot} spec={spec} />
-          )}
-          <Ready id={slot.id} ready={ready} onCompiled={onCompiled} />
-        </Suspense>
-      </Boundary>
-    </View>
+/** Starts the renderer on `path` and returns a function that sends it a message. */
+function startRendererOn(
+  path: 'worker' | 'main',
+  canvas: HTMLCanvasElement,
+  init: Extract<ToRenderer, { type: 'init' }>,
+  receive: (message: FromRenderer) => void,
+): { send: (message: ToRenderer) => void; stop: () => void } {
+  if (path === 'worker') {
+    const worker = new Worker(new URL('./render/render.worker.ts', import.meta.url), {
+      type: 'module',
+    })
+    let ready = false
+    worker.onmessage = (event: MessageEvent<FromRenderer>) => {
+      ready ||= event.data.type === 'ready'
+      receive(event.data)
+    }
+    // Before its renderer is up, a worker that fails (a script it cannot load, say) sends the page
+    // to the main-thread path; later, one scene's error is that scene's (it reports `error`).
+    worker.onerror = (event) => {
+      if (ready) return
+      event.preventDefault()
+      receive({ type: 'unsupported', reason: `the 3D worker failed: ${event.message}` })
+    }
+    const offscreen = canvas.transferControlToOffscreen()
+    worker.postMessage({ ...init, canvas: offscreen }, [offscreen])
+    return { send: (message) => worker.postMessage(message), stop: () => worker.terminate() }
+  }
+  // The main-thread path: the renderer module, and the first messages queued until it is here.
+  let deliver: ((message: ToRenderer) => void) | null = null
+  let stopped = false
+  const queue: ToRenderer[] = []
+  import('./render/renderer').then(
+    ({ startRenderer }) => {
+      if (stopped) return
+      deliver = startRenderer(canvas, init, receive)
+      for (const message of queue.splice(0)) deliver(message)
+    },
+    (error: unknown) => receive({ type: 'unsupported', reason: String(error) }),
   )
-}
-
-type DebugHook = {
-  renderer: WebGLRenderer
-  frames: number
-  calls: number
-  triangles: number
-  dpr: number
-  tier: string
+  return {
+    send: (message) => (deliver ? deliver(message) : queue.push(message)),
+    stop: () => {
+      stopped = true
+      deliver?.({ type: 'dispose' })
+    },
+  }
 }
 
 /**
- * Frame bookkeeping: resets the renderer's counters before the views draw, then, after they
- * have drawn, turns each ready slot whose stage is on screen to `live` (the poster fades).
+ * Connects the page to a renderer on `canvas`: forwards slots, rectangles, tab visibility and the
+ * viewer's input; applies what the renderer reports to the slots. Returns the disconnect.
  */
-function FrameBookkeeping({
-  ready,
-  lost,
-  animating,
-  tier,
-  onFrameRate,
-}: {
-  ready: Set<string>
-  lost: boolean
-  tier: string
-  animating: boolean
-  onFrameRate: (fps: number) => void
-}) {
-  const gl = useThree((s) => s.gl)
-  const sample = useRef({ frames: 0, since: 0 })
-  const invalidate = useThree((s) => s.invalidate)
-  const debug = useRef<DebugHook | null>(null)
-
-  useEffect(() => {
-    gl.info.autoReset = false
-    if (new URLSearchParams(window.location.search).has('debug3d')) {
-      debug.current = {
-        renderer: gl,
+function connect(
+  layer: HTMLElement,
+  path: 'worker' | 'main',
+  flags: DebugFlags,
+  fallBack: (reason: string) => void,
+): () => void {
+  // A canvas of its own each time: one handed to a worker can never be drawn on here again.
+  const canvas = document.createElement('canvas')
+  canvas.style.cssText = 'position:absolute;inset:0;width:100%;height:100%;display:block'
+  layer.append(canvas)
+  const viewport = (): Viewport => ({
+    width: layer.clientWidth,
+    height: layer.clientHeight,
+    dpr: window.devicePixelRatio || 1,
+  })
+  let closed = false
+  const hook = flags.hook
+    ? ((window as unknown as { __facet3d?: DebugHook }).__facet3d = {
+        path,
         frames: 0,
         calls: 0,
         triangles: 0,
-        dpr: gl.getPixelRatio(),
+        dpr: 1,
         tier: 'high',
-      }
-      ;(window as unknown as { __facet3d: DebugHook }).__facet3d = debug.current
-    }
-    // Views follow their elements; a fixed canvas must redraw when the page, or any scroll
-    // container holding a stage, scrolls (an element's scroll does not bubble: capture it).
-    const onScroll = () => invalidate()
-    window.addEventListener('scroll', onScroll, { passive: true, capture: true })
-    return () => window.removeEventListener('scroll', onScroll, { capture: true })
-  }, [gl, invalidate])
-
-  useFrame(() => gl.info.reset(), -1)
-  useFrame(() => {
-    // Frame rate while something moves (a demand loop idles otherwise), for the adaptive DPR.
-    const now = performance.now()
-    const rate = sample.current
-    if (!animating) rate.since = 0
-    else if (rate.since === 0) Object.assign(rate, { since: now, frames: 0 })
-    else if (++rate.frames >= 20 || now - rate.since > 2000) {
-      onFrameRate((rate.frames * 1000) / (now - rate.since))
-      Object.assign(rate, { since: now, frames: 0 })
-    }
-    const hook = debug.current
-    if (hook) {
-      hook.frames++
-      hook.calls = gl.info.render.calls
-      hook.triangles = gl.info.render.triangles
-      hook.dpr = gl.getPixelRatio()
-      hook.tier = tier
-    }
-    if (lost) return
-    const drawn: string[] = []
-    for (const id of ready) {
-      const slot = threeStore.get(id)
-      if (!slot || slot.status === 'live' || slot.status === 'error') continue
-      const rect = slot.element.getBoundingClientRect()
-      if (rect.bottom > 0 && rect.top < window.innerHeight && rect.width > 0) drawn.push(id)
-    }
-    // The views drew in this frame; show them once it has reached the screen.
-    if (drawn.length)
-      requestAnimationFrame(() => {
-        for (const id of drawn) threeStore.update(id, { status: 'live' })
+        seq: 0,
+        sent: 0,
+        loseContext: () => renderer.send({ type: 'lose-context' }),
+        restoreContext: () => renderer.send({ type: 'restore-context' }),
       })
-  }, 2)
-  return null
+    : null
+
+  const receive = (message: FromRenderer) => {
+    if (closed) return
+    switch (message.type) {
+      case 'ready':
+        return
+      case 'unsupported':
+        return fallBack(message.reason)
+      case 'live':
+        for (const id of message.ids) threeStore.update(id, { status: 'live' })
+        return
+      case 'progress':
+        return threeStore.update(message.id, { progress: message.progress })
+      case 'error':
+        return threeStore.update(message.id, { status: 'error' })
+      case 'lost':
+        return threeStore.setAll('lost')
+      case 'restored':
+        return threeStore.setAll('loading')
+      case 'stats': {
+        if (!hook) return
+        const { type: _type, ...stats } = message
+        Object.assign(hook, stats)
+      }
+    }
+  }
+
+  const renderer = startRendererOn(
+    path,
+    canvas,
+    {
+      type: 'init',
+      viewport: viewport(),
+      hidden: document.visibilityState === 'hidden',
+      debug: flags,
+    },
+    receive,
+  )
+
+  // Rectangles: after every scroll (of the page or of any container: capture), resize or layout
+  // change, measured once per animation frame.
+  let frame = 0
+  let seq = 0
+  const measure = () => {
+    frame = 0
+    const rects: Record<string, Rect> = {}
+    for (const slot of threeStore.slots()) rects[slot.id] = rectOf(slot.element)
+    renderer.send({ type: 'rects', rects, viewport: viewport(), seq: ++seq })
+    if (hook) hook.sent = seq
+  }
+  const remeasure = () => {
+    if (!frame) frame = requestAnimationFrame(measure)
+  }
+  const resizes = new ResizeObserver(remeasure)
+  resizes.observe(document.body)
+  resizes.observe(layer)
+
+  // Slots: their scenes, visibility and motion preference; a viewer's input.
+  const viewers = new Map<string, () => void>()
+  let described = ''
+  const syncSlots = () => {
+    const slots = sceneSlots()
+    const key = JSON.stringify(slots.map(({ rect: _rect, ...rest }) => rest))
+    if (key !== described) {
+      described = key
+      renderer.send({ type: 'slots', slots })
+    }
+    for (const slot of threeStore.slots()) {
+      if (slot.command || slot.spec.kind !== 'viewer') continue
+      const command = (c: ViewCommand) =>
+        renderer.send({ type: 'command', id: slot.id, command: c })
+      viewers.set(slot.id, wireViewer(slot, command))
+      resizes.observe(slot.element)
+      threeStore.update(slot.id, { command })
+    }
+    for (const [id, unwire] of viewers)
+      if (!threeStore.get(id)) {
+        unwire()
+        viewers.delete(id)
+      }
+  }
+  syncSlots()
+  const unsubscribe = threeStore.subscribe(syncSlots)
+
+  const onVisibility = () =>
+    renderer.send({ type: 'hidden', hidden: document.visibilityState === 'hidden' })
+  const options = { passive: true, capture: true }
+  window.addEventListener('scroll', remeasure, options)
+  window.addEventListener('resize', remeasure)
+  document.addEventListener('visibilitychange', onVisibility)
+
+  return () => {
+    closed = true
+    unsubscribe()
+    cancelAnimationFrame(frame)
+    resizes.disconnect()
+    window.removeEventListener('scroll', remeasure, options)
+    window.removeEventListener('resize', remeasure)
+    document.removeEventListener('visibilitychange', onVisibility)
+    for (const [id, unwire] of viewers) {
+      unwire()
+      threeStore.update(id, { command: undefined })
+    }
+    renderer.stop()
+    canvas.remove()
+  }
 }
 
 /**
- * The one canvas of the page: a fixed, transparent, click-through layer whose views are drawn
- * over the slots' stages (drei's View: one WebGL context, scissored per slot). It renders on
- * demand only: scenes ask for frames while they move and are visible.
+ * The layer of the page's one canvas, and its bridge to the renderer. It tries the worker path
+ * first; when the worker reports that it cannot draw, a fresh canvas gets the main-thread
+ * renderer; when that cannot either, every slot keeps its poster.
  */
 export default function CanvasHost() {
-  useSyncExternalStore(threeStore.subscribe, threeStore.version, threeStore.version)
-  const slots = threeStore.slots()
-  const [failed, setFailed] = useState(false)
-  const [hidden, setHidden] = useState(false)
-  const [lost, setLost] = useState(false)
-  const [generation, setGeneration] = useState(0)
-  const [gl, setGl] = useState<WebGLRenderer | null>(null)
-  const maxDpr = typeof window === 'undefined' ? 1 : Math.min(window.devicePixelRatio || 1, 2)
-  const [dpr, setDpr] = useState(Math.min(maxDpr, 1.5))
-  const [tier, setTier] = useState<'high' | 'low'>('high')
-  const ceiling = tier === 'low' ? 1 : maxDpr
-  // Adaptive resolution: drop the pixel ratio while the frame rate is low, raise it back when
-  // there is room. (drei's PerformanceMonitor assumes a continuous loop; this host idles.)
-  const onFrameRate = useCallback(
-    (fps: number) =>
-      setDpr((current) => {
-        if (fps < 45) return Math.max(0.5, Math.round(current * 80) / 100)
-        if (fps > 57) return Math.min(ceiling, Math.round(current * 115) / 100)
-        return current
-      }),
-    [ceiling],
-  )
-  const ready = useMemo(() => new Set<string>(), [])
+  const [flags] = useState(() => debugFlags(window.location.search))
+  const [path, setPath] = useState<RenderPath>(() => firstPath(flags))
+  const layerRef = useRef<HTMLDivElement>(null)
 
   useEffect(() => {
-    const onVisibility = () => setHidden(document.visibilityState === 'hidden')
-    onVisibility()
-    document.addEventListener('visibilitychange', onVisibility)
-    return () => document.removeEventListener('visibilitychange', onVisibility)
-  }, [])
-
-  const environment = useMemo(
-    () => (gl && !lost && tier === 'high' ? roomEnvironment(gl) : null),
-    [gl, lost, tier],
-  )
-  const host = useMemo(() => ({ hidden, environment, tier }), [hidden, environment, tier])
-
-  const onCreated = (state: RootState) => {
-    const canvas = state.gl.domElement
-    // Reading a program's link status stalls the main thread; only development needs it.
-    state.gl.debug.checkShaderErrors = process.env.NODE_ENV !== 'production'
-    // A software renderer (no usable GPU) gets the low tier: pixel ratio 1, plain materials, no
-    // environment map.
-    const context = state.gl.getContext()
-    const debugInfo = context.getExtension('WEBGL_debug_renderer_info')
-    const renderer = String(
-      context.getParameter(debugInfo ? debugInfo.UNMASKED_RENDERER_WEBGL : context.RENDERER),
-    )
-    if (/swiftshader|llvmpipe|software/i.test(renderer)) {
-      setTier('low')
-      setDpr(1)
-    }
-    // three.js prevents the default on loss, so the browser may restore the context.
-    canvas.addEventListener('webglcontextlost', () => {
-      setLost(true)
-      threeStore.setAll('lost')
+    const layer = layerRef.current
+    if (!layer || path === 'off') return
+    return connect(layer, path, flags, (reason) => {
+      console.warn(`3D: the ${path} renderer cannot draw here (${reason}).`)
+      if (path === 'worker') setPath('main')
+      else {
+        threeStore.setAll('unsupported')
+        setPath('off')
+      }
     })
-    canvas.addEventListener('webglcontextrestored', () => {
-      threeStore.setAll('loading')
-      setLost(false)
-      // Remount the scenes: their GPU resources went with the old context.
-      setGeneration((g) => g + 1)
-      state.invalidate()
-    })
-    setGl(state.gl)
-  }
+  }, [path, flags])
 
-  const animating = slots.some(
-    (s) =>
-      s.visible &&
-      !hidden &&
-      !s.reducedMotion &&
-      (tier === 'high' || forceMotion()) &&
-      (s.spec.kind === 'procedural' ? s.spec.motion !== 'still' : s.spec.autoRotate),
-  )
-
-  if (failed) return null
+  if (path === 'off') return null
   return (
     <div
+      ref={layerRef}
       aria-hidden="true"
       style={{
         position: 'fixed',
@@ -259,36 +359,6 @@ export default function CanvasHost() {
         pointerEvents: 'none',
         zIndex: 'var(--facet-3d-layer, 1)' as unknown as number,
       }}
-    >
-      <Boundary
-        onError={(error) => {
-          console.warn('3D is off: the WebGL canvas could not be created.', error)
-          setFailed(true)
-          threeStore.setAll('unsupported')
-        }}
-      >
-        <Canvas
-          frameloop="demand"
-          dpr={dpr}
-          gl={{ antialias: true, alpha: true, powerPreference: 'high-performance' }}
-          onCreated={onCreated}
-          style={{ position: 'absolute', inset: 0, pointerEvents: 'none' }}
-        >
-          <HostContext.Provider value={host}>
-            <FrameBookkeeping
-              ready={ready}
-              lost={lost}
-              animating={animating}
-              tier={tier}
-              onFrameRate={onFrameRate}
-            />
-            {!lost &&
-              slots.map((slot) => (
-                <SlotView key={`${slot.id}:${generation}`} slot={slot} ready={ready} />
-              ))}
-          </HostContext.Provider>
-        </Canvas>
-      </Boundary>
-    </div>
+    />
   )
 }

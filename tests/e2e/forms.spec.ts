@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
 import PostalMime, { type Email } from 'postal-mime'
-import { inlineScriptHashes, withScriptHashes } from '../../scripts/lib/script-hashes.mjs'
+import { inlineScriptHashes, withScriptHashes } from '../../server/script-hashes.mjs'
 
 /** The e2e server's outbox (playwright.config.ts sets OUTBOX_DIR). */
 const OUTBOX = '.data/e2e-outbox'

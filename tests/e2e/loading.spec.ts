@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test'
 
-// How the production server (scripts/server.mjs) delivers a page: scripts after the first paint,
+// How the production server (server/index.mjs) delivers a page: scripts after the first paint,
 // static assets from their Brotli copies with the compile hint (README, Performance).
 
 test('a page arrives without chunk scripts, paints, then loads them and hydrates', async ({

@@ -221,6 +221,40 @@ test('an unknown path is a 404 in its language, with the header and footer', asy
   }
 })
 
+test('without JavaScript, an unknown path or uid gets the whole 404 in its language', async ({
+  browser,
+  request,
+}) => {
+  const context = await browser.newContext({ javaScriptEnabled: false })
+  const page = await context.newPage()
+  try {
+    for (const lang of LANGS) {
+      const settings = documentFile('settings', 'settings', lang)
+      for (const path of [`/${lang}/no-such-page/at-all`, `/${lang}/work/no-such-project`]) {
+        const response = await page.goto(path)
+        expect(response?.status(), path).toBe(404)
+        await expect(page.locator('html')).toHaveAttribute('lang', lang)
+        await expect(page.locator('h1')).toHaveText(String(settings.data.not_found_title))
+        await expect(page.locator('main .lead')).not.toBeEmpty()
+        await expect(page.locator('.site-header')).toBeVisible()
+        await expect(page.locator('.site-footer')).toBeVisible()
+        await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', /noindex/)
+        expect((await request.get(path)).headers()['x-robots-tag']).toBe('noindex')
+      }
+    }
+    // A path under no language: the master language's 404.
+    const master = LANGS[0]!
+    const response = await page.goto('/no-such-language/page')
+    expect(response?.status()).toBe(404)
+    await expect(page.locator('html')).toHaveAttribute('lang', master)
+    await expect(page.locator('h1')).toHaveText(
+      String(documentFile('settings', 'settings', master).data.not_found_title),
+    )
+  } finally {
+    await context.close()
+  }
+})
+
 test('structured data describes the studio, posts and projects', async ({ page }) => {
   const jsonLd = async () =>
     (await page.locator('script[type="application/ld+json"]').allTextContents()).map(

@@ -26,10 +26,39 @@ export function showcase(lang = 'en-us'): {
   }
 }
 
-/** Counts the distinct WebGL contexts the page creates, in `window.__webglContexts`. */
+/** Where the 3D renders: in a worker (the default) or on the main thread (`?debug3d=main`). */
+export type RenderPath = 'worker' | 'main'
+/** Both paths: each 3D test runs in each. */
+export const RENDER_PATHS: RenderPath[] = ['worker', 'main']
+
+/** A page's URL with the debug hook on, the given `?debug3d` flags, and `main` on that path. */
+export function url3d(pathname: string, path: RenderPath, ...flags: string[]): string {
+  return `${pathname}?debug3d=${(path === 'main' ? [...flags, 'main'] : flags).join(',')}`
+}
+
+type Hook = { path: string; frames: number; loseContext: () => void; restoreContext: () => void }
+/** The renderer's debug hook (`?debug3d`), which the page keeps on `window.__facet3d`. */
+export const hook = () => (window as unknown as { __facet3d: Hook }).__facet3d
+
+/** Asserts the scenes are drawn on `path`: a worker's canvas, or the main thread's. */
+export async function expectRenderPath(page: Page, path: RenderPath) {
+  expect(
+    await page.evaluate(() => (window as unknown as { __facet3d?: Hook }).__facet3d?.path),
+  ).toBe(path)
+}
+
+/**
+ * Counts the distinct WebGL contexts the page creates, in `window.__webglContexts`: those made on
+ * the main thread, and one for each canvas handed to a worker (the worker makes its context).
+ */
 export const COUNT_WEBGL_CONTEXTS = () => {
   const contexts = new Set<unknown>()
   Object.defineProperty(window, '__webglContexts', { get: () => contexts.size })
+  const transfer = HTMLCanvasElement.prototype.transferControlToOffscreen
+  HTMLCanvasElement.prototype.transferControlToOffscreen = function (this: HTMLCanvasElement) {
+    contexts.add(this)
+    return transfer.call(this)
+  }
   const original = HTMLCanvasElement.prototype.getContext
   HTMLCanvasElement.prototype.getContext = function (
     this: HTMLCanvasElement,
@@ -48,7 +77,10 @@ export function slot(page: Page, index: number) {
   return { root, stage: root.locator('[data-3d-stage]'), poster: root.locator('img') }
 }
 
-/** Waits for two animation frames, so the shared canvas has redrawn after a scroll. */
+/**
+ * Waits for two animation frames, so the page has sent the stages' rectangles after a scroll,
+ * then (with the debug hook) until the renderer, in its worker or not, has drawn with them.
+ */
 export async function frames(page: Page) {
   await page.evaluate(
     () =>
@@ -56,6 +88,10 @@ export async function frames(page: Page) {
         requestAnimationFrame(() => requestAnimationFrame(() => resolve())),
       ),
   )
+  await page.waitForFunction(() => {
+    const hook = (window as unknown as { __facet3d?: { seq: number; sent: number } }).__facet3d
+    return !hook || hook.seq >= hook.sent
+  })
 }
 
 /** Scrolls a slot into view and waits until its scene is live and the poster has faded. */
@@ -65,12 +101,19 @@ export async function waitLive(page: Page, index: number) {
   await expect(s.root).toHaveAttribute('data-3d-state', 'live', { timeout: 30_000 })
   await expect(s.root.locator('[data-3d-stage] > div').first()).toHaveCSS('opacity', '0')
   await frames(page)
+  // With the debug hook on, the scene must have been drawn on the path the URL asks for.
+  const flags = new URL(page.url()).searchParams.get('debug3d')
+  if (flags !== null)
+    await expectRenderPath(page, flags.split(',').includes('main') ? 'main' : 'worker')
 }
 
 export type Pixels = { data: Buffer; width: number; height: number }
 
 /** What the visitor sees in an element's box, as raw RGB pixels. */
 export async function pixels(locator: Locator): Promise<Pixels> {
+  // A screenshot scrolls its element into view first; let the canvas catch up with that scroll.
+  await locator.scrollIntoViewIfNeeded()
+  await frames(locator.page())
   const png = await locator.screenshot({ animations: 'allow' })
   const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true })
   return { data, width: info.width, height: info.height }

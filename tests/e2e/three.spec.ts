@@ -5,8 +5,10 @@ import {
   drawnShare,
   frames,
   pixels,
+  RENDER_PATHS,
   showcase,
   slot,
+  url3d,
   waitLive,
 } from './three-helpers'
 
@@ -25,6 +27,18 @@ function recordRequests(page: Page): Request[] {
   return requests
 }
 
+/** Takes WebGL away from canvases made in this realm (the page's, or a worker's). */
+const NO_WEBGL = () => {
+  for (const type of [globalThis.HTMLCanvasElement, globalThis.OffscreenCanvas]) {
+    if (!type) continue
+    const original = type.prototype.getContext as (...args: unknown[]) => unknown
+    type.prototype.getContext = function (this: unknown, kind: string, ...rest: unknown[]) {
+      if (/webgl/.test(kind)) return null
+      return original.call(this, kind, ...rest)
+    } as typeof type.prototype.getContext
+  }
+}
+
 function expectSameOrigin(requests: Request[], origin: string) {
   const foreign = requests
     .map((r) => r.url())
@@ -33,252 +47,253 @@ function expectSameOrigin(requests: Request[], origin: string) {
   expect(foreign).toEqual([])
 }
 
-test.describe('live 3D on the showcase page', () => {
-  test('the procedural hero draws its scene over the poster, which fades', async ({ page }) => {
-    await page.goto('/en-us/showcase')
-    const hero = slot(page, PROCEDURAL)
-    // First paint: the poster, before any 3D.
-    await expect(hero.poster).toBeVisible()
-    await waitLive(page, PROCEDURAL)
-    expect(drawnShare(await pixels(hero.stage))).toBeGreaterThan(0.05)
-    await expect(
-      page.getByRole('img', { name: content.procedural.scene_description }),
-    ).toBeVisible()
-  })
-
-  test('the model hero draws its GLB', async ({ page }) => {
-    await page.goto('/en-us/showcase')
-    await waitLive(page, MODEL)
-    expect(drawnShare(await pixels(slot(page, MODEL).stage))).toBeGreaterThan(0.03)
-  })
-
-  test('the viewer draws its model, shows progress, and describes it', async ({ page }) => {
-    // Hold the model back, to see the progress bar while it downloads.
-    let release = () => {}
-    const held = new Promise<void>((resolve) => (release = resolve))
-    await page.route('**/models/lamp.glb', async (route) => {
-      await held
-      await route.continue()
+for (const path of RENDER_PATHS) {
+  test.describe(`live 3D on the showcase page (${path} path)`, () => {
+    test('the procedural hero draws its scene over the poster, which fades', async ({ page }) => {
+      await page.goto(url3d('/en-us/showcase', path))
+      const hero = slot(page, PROCEDURAL)
+      // First paint: the poster, before any 3D.
+      await expect(hero.poster).toBeVisible()
+      await waitLive(page, PROCEDURAL)
+      expect(drawnShare(await pixels(hero.stage))).toBeGreaterThan(0.05)
+      await expect(
+        page.getByRole('img', { name: content.procedural.scene_description }),
+      ).toBeVisible()
     })
-    await page.goto('/en-us/showcase')
-    const viewer = slot(page, VIEWER)
-    await viewer.stage.scrollIntoViewIfNeeded()
-    await expect(page.getByRole('progressbar', { name: content.viewer.loading_label })).toBeVisible(
-      {
-        timeout: 30_000,
-      },
-    )
-    release()
-    await waitLive(page, VIEWER)
-    await expect(page.getByRole('progressbar')).toHaveCount(0)
-    expect(drawnShare(await pixels(viewer.stage))).toBeGreaterThan(0.03)
-    const described = page.getByRole('img', { name: content.viewer.description })
-    await expect(described).toHaveAttribute('tabindex', '0')
-    await expect(described).toHaveAccessibleDescription(content.viewer.controls_hint)
-  })
 
-  test('the keyboard turns and zooms the viewer, the reset button restores it, a drag turns it', async ({
-    browser,
-  }) => {
-    // Reduced motion keeps the other scenes still, so the canvas's adaptive resolution holds
-    // and only the keys change this view. The keys work the same without it.
-    const context = await browser.newContext({
-      reducedMotion: 'reduce',
-      viewport: { width: 1000, height: 900 },
+    test('the model hero draws its GLB', async ({ page }) => {
+      await page.goto(url3d('/en-us/showcase', path))
+      await waitLive(page, MODEL)
+      expect(drawnShare(await pixels(slot(page, MODEL).stage))).toBeGreaterThan(0.03)
     })
-    const page = await context.newPage()
-    await page.goto('/en-us/showcase')
-    await waitLive(page, VIEWER)
-    const stage = slot(page, VIEWER).stage
-    await stage.focus()
-    const before = await pixels(stage)
-    // Nothing moves by itself: the same view twice.
-    await frames(page)
-    expect(changedShare(before, await pixels(stage))).toBe(0)
 
-    for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight')
-    await frames(page)
-    const turned = await pixels(stage)
-    expect(changedShare(before, turned)).toBeGreaterThan(0.01)
-
-    await page.keyboard.press('+')
-    await page.keyboard.press('+')
-    await frames(page)
-    expect(changedShare(turned, await pixels(stage))).toBeGreaterThan(0.01)
-
-    await page.getByRole('button', { name: content.viewer.reset_label }).click()
-    await frames(page)
-    expect(changedShare(before, await pixels(stage))).toBeLessThan(0.002)
-
-    // A pointer drag turns it too.
-    const box = (await stage.boundingBox())!
-    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
-    await page.mouse.down()
-    await page.mouse.move(box.x + box.width / 2 + 200, box.y + box.height / 2, { steps: 8 })
-    await page.mouse.up()
-    await frames(page)
-    expect(changedShare(before, await pixels(stage))).toBeGreaterThan(0.01)
-    await context.close()
-  })
-
-  test('the viewer shows its reset button and hint below the stage, where a click reaches them', async ({
-    page,
-  }) => {
-    await page.goto('/en-us/showcase')
-    await waitLive(page, VIEWER)
-    const { root } = slot(page, VIEWER)
-    for (const control of [
-      root.getByRole('button', { name: content.viewer.reset_label }),
-      root.getByText(content.viewer.controls_hint),
-    ]) {
-      // Scroll the page (only the page) to the control; then what is at its centre must be it,
-      // not whatever lies under a box that clips it.
-      const reached = await control.evaluate((element) => {
-        const box = element.getBoundingClientRect()
-        window.scrollBy(0, box.top - window.innerHeight / 2)
-        const moved = element.getBoundingClientRect()
-        const hit = document.elementFromPoint(
-          moved.left + moved.width / 2,
-          moved.top + moved.height / 2,
-        )
-        return hit !== null && element.contains(hit)
+    test('the viewer draws its model, shows progress, and describes it', async ({ page }) => {
+      // Hold the model back, to see the progress bar while it downloads.
+      let release = () => {}
+      const held = new Promise<void>((resolve) => (release = resolve))
+      await page.route('**/models/lamp.glb', async (route) => {
+        await held
+        await route.continue()
       })
-      expect(reached).toBe(true)
-    }
-  })
-
-  test('no request leaves the origin, and the page has one WebGL context', async ({
-    page,
-    baseURL,
-  }) => {
-    await page.addInitScript(COUNT_WEBGL_CONTEXTS)
-    const requests = recordRequests(page)
-    await page.goto('/en-us/showcase')
-    for (const index of [PROCEDURAL, MODEL, VIEWER]) await waitLive(page, index)
-    expect(
-      await page.evaluate(() => (window as unknown as { __webglContexts: number }).__webglContexts),
-    ).toBe(1)
-    expect(requests.some((r) => r.url().endsWith('.glb'))).toBe(true)
-    expectSameOrigin(requests, new URL(baseURL!).origin)
-  })
-
-  test('the home page, with its 3D hero, stays on the origin with at most one context', async ({
-    page,
-    baseURL,
-  }) => {
-    await page.addInitScript(COUNT_WEBGL_CONTEXTS)
-    const requests = recordRequests(page)
-    await page.goto('/en-us')
-    await waitLive(page, 0)
-    const contexts = await page.evaluate(
-      () => (window as unknown as { __webglContexts: number }).__webglContexts,
-    )
-    expect(contexts).toBeLessThanOrEqual(1)
-    expectSameOrigin(requests, new URL(baseURL!).origin)
-  })
-})
-
-test.describe('3D fallbacks', () => {
-  test('without WebGL: the poster and the description', async ({ page }) => {
-    await page.addInitScript(() => {
-      const original = HTMLCanvasElement.prototype.getContext
-      HTMLCanvasElement.prototype.getContext = function (
-        this: HTMLCanvasElement,
-        type: string,
-        ...rest: unknown[]
-      ) {
-        if (/webgl/.test(type)) return null
-        return (original as (...args: unknown[]) => unknown).call(this, type, ...rest)
-      } as typeof original
+      await page.goto(url3d('/en-us/showcase', path))
+      const viewer = slot(page, VIEWER)
+      await viewer.stage.scrollIntoViewIfNeeded()
+      await expect(
+        page.getByRole('progressbar', { name: content.viewer.loading_label }),
+      ).toBeVisible({
+        timeout: 30_000,
+      })
+      release()
+      await waitLive(page, VIEWER)
+      await expect(page.getByRole('progressbar')).toHaveCount(0)
+      expect(drawnShare(await pixels(viewer.stage))).toBeGreaterThan(0.03)
+      const described = page.getByRole('img', { name: content.viewer.description })
+      await expect(described).toHaveAttribute('tabindex', '0')
+      await expect(described).toHaveAccessibleDescription(content.viewer.controls_hint)
     })
-    await page.goto('/en-us/showcase')
-    for (const index of [PROCEDURAL, MODEL, VIEWER]) {
-      const s = slot(page, index)
-      await expect(s.root).toHaveAttribute('data-3d-state', 'unsupported', { timeout: 30_000 })
-      await expect(s.poster).toBeVisible()
-    }
-    await expect(
-      page.getByText(content.procedural.scene_description, { exact: true }),
-    ).toBeVisible()
-    await expect(page.getByText(content.viewer.description, { exact: true })).toBeVisible()
-    await expect(page.getByRole('button', { name: content.viewer.reset_label })).toHaveCount(0)
-  })
 
-  test('with reduced motion: a still frame, nothing moves by itself', async ({ browser }) => {
-    const context = await browser.newContext({
-      reducedMotion: 'reduce',
-      viewport: { width: 1000, height: 900 },
+    test('the keyboard turns and zooms the viewer, the reset button restores it, a drag turns it', async ({
+      browser,
+    }) => {
+      // Reduced motion keeps the other scenes still, so the canvas's adaptive resolution holds
+      // and only the keys change this view. The keys work the same without it.
+      const context = await browser.newContext({
+        reducedMotion: 'reduce',
+        viewport: { width: 1000, height: 900 },
+      })
+      const page = await context.newPage()
+      await page.goto(url3d('/en-us/showcase', path))
+      await waitLive(page, VIEWER)
+      const stage = slot(page, VIEWER).stage
+      await stage.focus()
+      const before = await pixels(stage)
+      // Nothing moves by itself: the same view twice.
+      await frames(page)
+      expect(changedShare(before, await pixels(stage))).toBe(0)
+
+      for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight')
+      await frames(page)
+      const turned = await pixels(stage)
+      expect(changedShare(before, turned)).toBeGreaterThan(0.01)
+
+      await page.keyboard.press('+')
+      await page.keyboard.press('+')
+      await frames(page)
+      expect(changedShare(turned, await pixels(stage))).toBeGreaterThan(0.01)
+
+      await page.getByRole('button', { name: content.viewer.reset_label }).click()
+      await frames(page)
+      expect(changedShare(before, await pixels(stage))).toBeLessThan(0.002)
+
+      // A pointer drag turns it too.
+      const box = (await stage.boundingBox())!
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
+      await page.mouse.down()
+      await page.mouse.move(box.x + box.width / 2 + 200, box.y + box.height / 2, { steps: 8 })
+      await page.mouse.up()
+      await frames(page)
+      expect(changedShare(before, await pixels(stage))).toBeGreaterThan(0.01)
+      await context.close()
     })
-    const page = await context.newPage()
-    // `debug3d=motion` lets SwiftShader play motion, as a GPU would: reduced motion must still win.
-    await page.goto('/en-us/showcase?debug3d=motion')
-    await waitLive(page, PROCEDURAL)
-    const stage = slot(page, PROCEDURAL).stage
-    const first = await pixels(stage)
-    expect(drawnShare(first)).toBeGreaterThan(0.05)
-    // The hero's motion is "float": without reduced motion it would move between these frames.
-    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 1000)))
-    await frames(page)
-    expect(changedShare(first, await pixels(stage))).toBe(0)
-    await context.close()
-  })
 
-  test('with Save-Data: the poster until the visitor asks for 3D', async ({ page }) => {
-    await page.addInitScript(() => {
-      Object.defineProperty(navigator, 'connection', { value: { saveData: true } })
+    test('the viewer shows its reset button and hint below the stage, where a click reaches them', async ({
+      page,
+    }) => {
+      await page.goto(url3d('/en-us/showcase', path))
+      await waitLive(page, VIEWER)
+      const { root } = slot(page, VIEWER)
+      for (const control of [
+        root.getByRole('button', { name: content.viewer.reset_label }),
+        root.getByText(content.viewer.controls_hint),
+      ]) {
+        // Scroll the page (only the page) to the control; then what is at its centre must be it,
+        // not whatever lies under a box that clips it.
+        const reached = await control.evaluate((element) => {
+          const box = element.getBoundingClientRect()
+          window.scrollBy(0, box.top - window.innerHeight / 2)
+          const moved = element.getBoundingClientRect()
+          const hit = document.elementFromPoint(
+            moved.left + moved.width / 2,
+            moved.top + moved.height / 2,
+          )
+          return hit !== null && element.contains(hit)
+        })
+        expect(reached).toBe(true)
+      }
     })
-    await page.goto('/en-us/showcase')
-    const hero = slot(page, PROCEDURAL)
-    await expect(hero.root).toHaveAttribute('data-3d-state', 'ask')
-    // After load and an idle period, still no canvas: the 3D chunk was not fetched.
-    await page.waitForLoadState('load')
-    await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve)))
-    await expect(page.locator('canvas')).toHaveCount(0)
-    await expect(hero.poster).toBeVisible()
 
-    await hero.root.getByRole('button', { name: content.procedural.load_label }).click()
-    await waitLive(page, PROCEDURAL)
-    expect(drawnShare(await pixels(hero.stage))).toBeGreaterThan(0.05)
-    // The others keep their posters until asked.
-    await expect(slot(page, MODEL).root).toHaveAttribute('data-3d-state', 'ask')
-  })
-
-  test('after WebGL context loss: the poster, and the scene returns on restore', async ({
-    page,
-  }) => {
-    await page.goto('/en-us/showcase')
-    await waitLive(page, PROCEDURAL)
-    const hero = slot(page, PROCEDURAL)
-    await page.evaluate(() => {
-      const gl = document.querySelector('canvas')!.getContext('webgl2')!
-      const ext = gl.getExtension('WEBGL_lose_context')!
-      ;(window as unknown as { __lose: WEBGL_lose_context }).__lose = ext
-      ext.loseContext()
+    test('no request leaves the origin, and the page has one WebGL context', async ({
+      page,
+      baseURL,
+    }) => {
+      await page.addInitScript(COUNT_WEBGL_CONTEXTS)
+      const requests = recordRequests(page)
+      await page.goto(url3d('/en-us/showcase', path))
+      for (const index of [PROCEDURAL, MODEL, VIEWER]) await waitLive(page, index)
+      expect(
+        await page.evaluate(
+          () => (window as unknown as { __webglContexts: number }).__webglContexts,
+        ),
+      ).toBe(1)
+      expect(requests.some((r) => r.url().endsWith('.glb'))).toBe(true)
+      expectSameOrigin(requests, new URL(baseURL!).origin)
     })
-    await expect(hero.root).toHaveAttribute('data-3d-state', 'lost')
-    await expect(hero.root.locator('[data-3d-stage] > div').first()).toHaveCSS('opacity', '1')
-    await expect(hero.poster).toBeVisible()
 
-    await page.evaluate(() =>
-      (window as unknown as { __lose: WEBGL_lose_context }).__lose.restoreContext(),
-    )
-    await waitLive(page, PROCEDURAL)
-    expect(drawnShare(await pixels(hero.stage))).toBeGreaterThan(0.05)
+    test('the home page, with its 3D hero, stays on the origin with at most one context', async ({
+      page,
+      baseURL,
+    }) => {
+      await page.addInitScript(COUNT_WEBGL_CONTEXTS)
+      const requests = recordRequests(page)
+      await page.goto(url3d('/en-us', path))
+      await waitLive(page, 0)
+      const contexts = await page.evaluate(
+        () => (window as unknown as { __webglContexts: number }).__webglContexts,
+      )
+      expect(contexts).toBeLessThanOrEqual(1)
+      expectSameOrigin(requests, new URL(baseURL!).origin)
+    })
   })
 
-  test('a model that fails to load: the poster with a message, the rest unaffected', async ({
-    page,
-  }) => {
-    await page.route('**/models/vessel.glb', (route) => route.fulfill({ status: 404 }))
-    await page.goto('/en-us/showcase')
-    const model = slot(page, MODEL)
-    await model.stage.scrollIntoViewIfNeeded()
-    await expect(model.root).toHaveAttribute('data-3d-state', 'error', { timeout: 30_000 })
-    await expect(model.root.getByText(content.model.error_message)).toBeVisible()
-    await expect(model.poster).toBeVisible()
-    // The other scenes and the page itself carry on.
-    await waitLive(page, VIEWER)
-    expect(drawnShare(await pixels(slot(page, VIEWER).stage))).toBeGreaterThan(0.03)
-    await expect(page.locator('h1')).toBeVisible()
+  test.describe(`3D fallbacks (${path} path)`, () => {
+    test('without WebGL: the poster and the description', async ({ page }) => {
+      await page.addInitScript(NO_WEBGL)
+      // The worker has no WebGL either: its scripts get the same patch first.
+      if (path === 'worker')
+        await page.route('**/_next/static/**/*.js', async (route) => {
+          const response = await route.fetch()
+          const body = `(${NO_WEBGL.toString()})();\n${await response.text()}`
+          await route.fulfill({ response, body })
+        })
+      await page.goto(url3d('/en-us/showcase', path))
+      for (const index of [PROCEDURAL, MODEL, VIEWER]) {
+        const s = slot(page, index)
+        await expect(s.root).toHaveAttribute('data-3d-state', 'unsupported', { timeout: 30_000 })
+        await expect(s.poster).toBeVisible()
+      }
+      await expect(
+        page.getByText(content.procedural.scene_description, { exact: true }),
+      ).toBeVisible()
+      await expect(page.getByText(content.viewer.description, { exact: true })).toBeVisible()
+      await expect(page.getByRole('button', { name: content.viewer.reset_label })).toHaveCount(0)
+    })
+
+    test('with reduced motion: a still frame, nothing moves by itself', async ({ browser }) => {
+      const context = await browser.newContext({
+        reducedMotion: 'reduce',
+        viewport: { width: 1000, height: 900 },
+      })
+      const page = await context.newPage()
+      // `debug3d=motion` lets SwiftShader play motion, as a GPU would: reduced motion must still win.
+      await page.goto(url3d('/en-us/showcase', path, 'motion'))
+      await waitLive(page, PROCEDURAL)
+      const stage = slot(page, PROCEDURAL).stage
+      const first = await pixels(stage)
+      expect(drawnShare(first)).toBeGreaterThan(0.05)
+      // The hero's motion is "float": without reduced motion it would move between these frames.
+      await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 1000)))
+      await frames(page)
+      expect(changedShare(first, await pixels(stage))).toBe(0)
+      await context.close()
+    })
+
+    test('with Save-Data: the poster until the visitor asks for 3D', async ({ page }) => {
+      await page.addInitScript(() => {
+        Object.defineProperty(navigator, 'connection', { value: { saveData: true } })
+      })
+      await page.goto(url3d('/en-us/showcase', path))
+      const hero = slot(page, PROCEDURAL)
+      await expect(hero.root).toHaveAttribute('data-3d-state', 'ask')
+      // After load and an idle period, still no canvas: the 3D chunk was not fetched.
+      await page.waitForLoadState('load')
+      await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve)))
+      await expect(page.locator('canvas')).toHaveCount(0)
+      await expect(hero.poster).toBeVisible()
+
+      await hero.root.getByRole('button', { name: content.procedural.load_label }).click()
+      await waitLive(page, PROCEDURAL)
+      expect(drawnShare(await pixels(hero.stage))).toBeGreaterThan(0.05)
+      // The others keep their posters until asked.
+      await expect(slot(page, MODEL).root).toHaveAttribute('data-3d-state', 'ask')
+    })
+
+    test('after WebGL context loss: the poster, and the scene returns on restore', async ({
+      page,
+    }) => {
+      await page.goto(url3d('/en-us/showcase', path))
+      await waitLive(page, PROCEDURAL)
+      const hero = slot(page, PROCEDURAL)
+      // As a GPU reset would: the renderer's own context, in the worker or on the main thread.
+      await page.evaluate(() =>
+        (window as unknown as { __facet3d: { loseContext: () => void } }).__facet3d.loseContext(),
+      )
+      await expect(hero.root).toHaveAttribute('data-3d-state', 'lost')
+      await expect(hero.root.locator('[data-3d-stage] > div').first()).toHaveCSS('opacity', '1')
+      await expect(hero.poster).toBeVisible()
+
+      await page.evaluate(() =>
+        (
+          window as unknown as { __facet3d: { restoreContext: () => void } }
+        ).__facet3d.restoreContext(),
+      )
+      await waitLive(page, PROCEDURAL)
+      expect(drawnShare(await pixels(hero.stage))).toBeGreaterThan(0.05)
+    })
+
+    test('a model that fails to load: the poster with a message, the rest unaffected', async ({
+      page,
+    }) => {
+      await page.route('**/models/vessel.glb', (route) => route.fulfill({ status: 404 }))
+      await page.goto(url3d('/en-us/showcase', path))
+      const model = slot(page, MODEL)
+      await model.stage.scrollIntoViewIfNeeded()
+      await expect(model.root).toHaveAttribute('data-3d-state', 'error', { timeout: 30_000 })
+      await expect(model.root.getByText(content.model.error_message)).toBeVisible()
+      await expect(model.poster).toBeVisible()
+      // The other scenes and the page itself carry on.
+      await waitLive(page, VIEWER)
+      expect(drawnShare(await pixels(slot(page, VIEWER).stage))).toBeGreaterThan(0.03)
+      await expect(page.locator('h1')).toBeVisible()
+    })
   })
-})
+}

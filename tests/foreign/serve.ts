@@ -94,7 +94,8 @@ async function main() {
     }
     await new Promise((r) => setTimeout(r, 250))
   }
-  const build = spawnSync(process.execPath, ['node_modules/next/dist/bin/next', 'build'], {
+  // `npm run build`'s steps (next build, compile hints, Brotli copies, stamp), into .next-foreign.
+  const build = spawnSync(process.execPath, ['scripts/build.mjs'], {
     env: siteEnv,
     stdio: 'inherit',
   })
@@ -102,13 +103,7 @@ async function main() {
     console.error('The site did not build against the foreign content folder.')
     process.exit(1)
   }
-  // The same second step as `npm run build`: compile hints and Brotli copies.
-  const finish = spawnSync(process.execPath, ['scripts/finish-build.mjs'], {
-    env: siteEnv,
-    stdio: 'inherit',
-  })
-  if (finish.status !== 0) process.exit(1)
-  start(process.execPath, ['scripts/server.mjs'], {
+  start(process.execPath, ['server/index.mjs'], {
     ...siteEnv,
     PORT: String(sitePort),
     LISTEN_HOST: '127.0.0.1',

@@ -16,7 +16,7 @@ import { startRedis, type RedisServer } from '../fixtures/redis-server'
  */
 
 const DIST = process.env.NEXT_DIST_DIR || '.next'
-const SERVER = 'scripts/server.mjs'
+const SERVER = 'server/index.mjs'
 const SECRET = 'facet-nodes-webhook-secret'
 const PAGE = { file: 'documents/page/about/en-us.json', path: '/en-us/about' }
 
@@ -60,7 +60,8 @@ function copyOfBuild(name: string): string {
   rmSync(copy, { recursive: true, force: true })
   cpSync(DIST, copy, {
     recursive: true,
-    filter: (file) => !/^(cache|server[/\\]route-cache)([/\\]|$)/.test(path.relative(DIST, file)),
+    filter: (file) =>
+      !/^(cache|server[/\\]route-cache|facet-serving)([/\\]|$)/.test(path.relative(DIST, file)),
   })
   return copy
 }

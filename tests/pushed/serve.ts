@@ -87,13 +87,9 @@ async function main() {
     NEXT_DIST_DIR: '.next-pushed',
     OUTBOX_DIR: '.data/pushed-outbox',
   }
-  run(
-    'the build against the pushed repository',
-    ['node_modules/next/dist/bin/next', 'build'],
-    siteEnv,
-  )
-  run('finishing the build', ['scripts/finish-build.mjs'], siteEnv)
-  start(['scripts/server.mjs'], { ...siteEnv, PORT: String(sitePort), LISTEN_HOST: '127.0.0.1' })
+  // `npm run build`'s steps (next build, compile hints, Brotli copies, stamp), into .next-pushed.
+  run('the build against the pushed repository', ['scripts/build.mjs'], siteEnv)
+  start(['server/index.mjs'], { ...siteEnv, PORT: String(sitePort), LISTEN_HOST: '127.0.0.1' })
   // Playwright waits for the main build's server, so start it once this one answers.
   for (let i = 0; i < 240; i++) {
     try {

@@ -4,8 +4,8 @@ import {
   afterPaintLoader,
   isAfterPaintLoader,
   scriptsAfterFirstPaint,
-} from '../../scripts/lib/after-paint.mjs'
-import { inlineScriptHashes } from '../../scripts/lib/script-hashes.mjs'
+} from '../../server/after-paint.mjs'
+import { inlineScriptHashes } from '../../server/script-hashes.mjs'
 
 const page = [
   '<!DOCTYPE html><html><head><meta charSet="utf-8"/>',

@@ -20,6 +20,13 @@ describe('loadConfig', () => {
     expect(config.mail.outboxDir).toBe('.data/outbox')
   })
 
+  it('does not derive SITE_URL from PORT: one build serves on any port', () => {
+    expect(loadConfig({ PORT: '4700' }).siteUrl).toBe('http://localhost:3000')
+    expect(loadConfig({ PORT: '4700', SITE_URL: 'https://studio.example/' }).siteUrl).toBe(
+      'https://studio.example',
+    )
+  })
+
   it('takes a repository name or a Content API URL for PRISMIC_REPOSITORY', () => {
     expect(loadConfig({ PRISMIC_REPOSITORY: 'my-studio' }).content).toMatchObject({
       mode: 'hosted',

@@ -27,6 +27,29 @@ describe('isCrossSite', () => {
     })
     expect(isCrossSite(local, SITE)).toBe(false)
   })
+
+  it('counts the host the request was addressed to as this site: a LAN address, a proxy', () => {
+    // Next.js builds request.url from its own host name, not the visitor's.
+    const viaLan = new Request('http://localhost:3000/api/revalidate', {
+      method: 'POST',
+      headers: { host: '192.168.1.20:3000', origin: 'http://192.168.1.20:3000' },
+    })
+    expect(isCrossSite(viaLan, SITE)).toBe(false)
+    const viaProxy = new Request('http://localhost:3000/api/revalidate', {
+      method: 'POST',
+      headers: {
+        'x-forwarded-host': 'www.studio.example',
+        'x-forwarded-proto': 'https',
+        origin: 'https://www.studio.example',
+      },
+    })
+    expect(isCrossSite(viaProxy, SITE)).toBe(false)
+    const elsewhere = new Request('http://localhost:3000/api/revalidate', {
+      method: 'POST',
+      headers: { host: '192.168.1.20:3000', origin: 'http://192.168.1.21:3000' },
+    })
+    expect(isCrossSite(elsewhere, SITE)).toBe(true)
+  })
 })
 
 describe('isPreviewToken', () => {

@@ -282,6 +282,15 @@ describe('CORS and origins', () => {
     // Its own origin is always allowed.
     expect((await sendJson(url, valid, { Origin: url })).status).toBe(200)
   })
+
+  test('allows the public origin a proxy in front passes on, and no other', async () => {
+    const { url } = await start()
+    const proxied = { 'X-Forwarded-Host': 'www.studio.example', 'X-Forwarded-Proto': 'https' }
+    const ok = await sendJson(url, valid, { ...proxied, Origin: 'https://www.studio.example' })
+    expect(ok.status).toBe(200)
+    const other = await sendJson(url, valid, { ...proxied, Origin: 'https://evil.example' })
+    expect(other.status).toBe(403)
+  })
 })
 
 describe('rate limit', () => {

@@ -4,7 +4,7 @@ import {
   inlineScriptHashes,
   isFrameworkScript,
   withScriptHashes,
-} from '../../scripts/lib/script-hashes.mjs'
+} from '../../server/script-hashes.mjs'
 
 const sha = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`
 

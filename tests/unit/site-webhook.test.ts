@@ -63,6 +63,14 @@ describe('sameSitePath', () => {
     expect(sameSitePath('https://facet.example/fr-fr', site)).toBe('/fr-fr')
   })
 
+  it('keeps URLs on any origin that counts as this site, and only those', () => {
+    const origins = [site, 'http://127.0.0.1:3000']
+    expect(sameSitePath('http://127.0.0.1:3000/en-us', origins)).toBe('/en-us')
+    expect(sameSitePath('https://facet.example/fr-fr', origins)).toBe('/fr-fr')
+    expect(sameSitePath('/fr-fr', origins)).toBe('/fr-fr')
+    expect(sameSitePath('http://127.0.0.1:4000/en-us', origins)).toBeUndefined()
+  })
+
   it('refuses every way out of the site', () => {
     for (const url of [
       'https://evil.example/',

@@ -1,4 +1,33 @@
 /**
+ * The origins a request was addressed to: its URL's, and the one its `Host` names (with
+ * `X-Forwarded-Proto`'s scheme when a proxy set it), and `X-Forwarded-Host`'s, so that the site
+ * knows itself whether it is reached as localhost, 127.0.0.1, a LAN address or through a proxy.
+ * A browser cannot forge these headers on another site's behalf: it sets `Host` itself, and a
+ * cross-origin page cannot add `X-Forwarded-*` without a CORS preflight, which the site refuses.
+ */
+export function requestOrigins(request: Request): string[] {
+  const url = new URL(request.url)
+  const first = (name: string) => request.headers.get(name)?.split(',')[0]?.trim() || undefined
+  const proto = first('x-forwarded-proto')
+  const scheme = proto === 'http' || proto === 'https' ? `${proto}:` : url.protocol
+  const origins = new Set([url.origin])
+  for (const host of [request.headers.get('host'), first('x-forwarded-host')]) {
+    if (!host) continue
+    try {
+      origins.add(new URL(`${scheme}//${host}`).origin)
+    } catch {
+      // A malformed Host names no origin.
+    }
+  }
+  return [...origins]
+}
+
+/** The origins that count as this site for a request: `siteUrl`'s and the request's own. */
+export function siteOrigins(request: Request, siteUrl: string): string[] {
+  return [new URL(siteUrl).origin, ...requestOrigins(request)]
+}
+
+/**
  * Cross-site request refusal for the site's state-changing endpoints (CSRF). A browser sends
  * `Origin` with every cross-origin POST and `Sec-Fetch-Site` with every request; a server-to-
  * server caller (Prismic's webhook, curl) sends neither. So a request is refused when either
@@ -11,7 +40,7 @@ export function isCrossSite(request: Request, siteUrl: string): boolean {
   if (origin === null) return false
   if (origin === 'null') return true
   try {
-    const allowed = new Set([new URL(siteUrl).origin, new URL(request.url).origin])
+    const allowed = new Set(siteOrigins(request, siteUrl))
     return !allowed.has(new URL(origin).origin)
   } catch {
     return true

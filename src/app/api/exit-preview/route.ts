@@ -1,7 +1,7 @@
 import type { NextRequest } from 'next/server'
 import { exitPreview } from '@prismicio/next'
 import { getConfig } from '@/lib/config'
-import { crossSiteRefusal, isCrossSite } from '@/lib/content/request-origin'
+import { crossSiteRefusal, isCrossSite, siteOrigins } from '@/lib/content/request-origin'
 import { sameSitePath } from '@/lib/content/same-site'
 
 /**
@@ -13,7 +13,10 @@ export async function GET(request: NextRequest): Promise<Response> {
   const { siteUrl } = getConfig()
   if (isCrossSite(request, siteUrl)) return crossSiteRefusal()
   const response = await exitPreview()
-  const target = sameSitePath(request.nextUrl.searchParams.get('redirect'), siteUrl)
+  const target = sameSitePath(
+    request.nextUrl.searchParams.get('redirect'),
+    siteOrigins(request, siteUrl),
+  )
   if (!target) return response
   return new Response(null, {
     status: 307,

@@ -4,7 +4,7 @@ import type { NextRequest } from 'next/server'
 import { cookie } from '@prismicio/client'
 import { getConfig } from '@/lib/config'
 import { EMBEDDED_BASE_PATH } from '@/lib/content/embedded'
-import { isPreviewToken } from '@/lib/content/request-origin'
+import { isPreviewToken, siteOrigins } from '@/lib/content/request-origin'
 import { sameSitePath } from '@/lib/content/same-site'
 import { contentEndpoint, createClient } from '@/prismicio'
 
@@ -32,7 +32,7 @@ export async function GET(request: NextRequest): Promise<never> {
       ;(await draftMode()).enable()
     }
   }
-  redirect(sameSitePath(url, config.siteUrl) ?? '/')
+  redirect(sameSitePath(url, siteOrigins(request, config.siteUrl)) ?? '/')
 }
 
 function isOwnPreviewToken(token: string, request: NextRequest): boolean {

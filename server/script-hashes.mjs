@@ -4,7 +4,7 @@
 // Written here because nothing else fits static generation: Next.js offers per-request nonces,
 // which make every page dynamic, and its experimental SRI covers external scripts only. The App
 // Router's inline scripts carry the page's data and change whenever a page is revalidated, so the
-// hashes are taken from each HTML response as it leaves the server (scripts/server.mjs).
+// hashes are taken from each HTML response as the server first sends it (server/page-cache.mjs: once per version of a prerendered page).
 //
 // Only scripts of the exact shapes Next.js writes are hashed, and only when their argument parses
 // as JSON. Anything else (a script that content injected, say) stays unhashed and the browser
@@ -41,7 +41,7 @@ export function isFrameworkScript(body) {
   if (start) return start[1] === undefined || isJson(start[1], Array.isArray)
   const bootstrap = TURBOPACK_BOOTSTRAP.exec(body)
   if (bootstrap) return isJson(bootstrap[1], (value) => value !== null && typeof value === 'object')
-  // The server's own loader for the chunk scripts (scripts/lib/after-paint.mjs).
+  // The server's own loader for the chunk scripts (server/after-paint.mjs).
   return isAfterPaintLoader(body)
 }
 

@@ -1,68 +1,77 @@
-'use client'
 /* eslint-disable react-hooks/immutability -- three.js objects (renderer, camera, scene) are
    mutable by design: R3F code sets their fields in effects and frame callbacks. */
 
-// What the canvas host shares with its scenes. Kept apart from CanvasHost.tsx so scenes do not
-// import the host (no import cycle).
+// What the renderer shares with its scenes. Kept apart from renderer.tsx so scenes do not import
+// the renderer (no import cycle). Everything here runs where the renderer runs: a Web Worker or,
+// on the fallback path, the main thread; so nothing here may touch the DOM.
 import {
   Component,
   createContext,
   useContext,
   useEffect,
   useLayoutEffect,
-  useSyncExternalStore,
   type ReactNode,
-  type RefObject,
 } from 'react'
 import { useFrame, useThree } from '@react-three/fiber'
 import { PerspectiveCamera } from '@react-three/drei/core/PerspectiveCamera'
-import { OrbitControls } from '@react-three/drei/core/OrbitControls'
-import type { OrbitControls as OrbitControlsImpl } from 'three-stdlib'
 import type { Texture } from 'three'
-import { threeStore, type SlotEntry } from './store'
+import type { FromRenderer, SceneSlot } from '../protocol'
+import { useSceneStore, type SceneStore } from './scene-store'
 
-/** What every scene needs from the host. */
+/** What every scene needs from the renderer. */
 type HostState = {
   /** The tab is hidden: nothing animates. */
   hidden: boolean
-  /** The self-hosted environment map (generated in the browser from three's RoomEnvironment). */
+  /** The self-hosted environment map (generated from three's RoomEnvironment). */
   environment: Texture | null
   /** `low` on a software renderer: plain materials, pixel ratio 1. */
   tier: 'high' | 'low'
+  /** `?debug3d=motion`: let the low tier play motion (tests and benchmarks). */
+  forceMotion: boolean
+  /** The slots, as the page last described them. */
+  store: SceneStore
+  /** Tells the page something (progress, errors). */
+  report: (message: FromRenderer) => void
 }
 export const HostContext = createContext<HostState | null>(null)
 
-/** The host's state; only scenes inside the canvas host may call it. */
+/** The host's state; only scenes inside the renderer may call it. */
 export function useHost(): HostState {
   const host = useContext(HostContext)
-  if (!host)
-    throw new Error('useHost must be used inside <CanvasHost>, which provides the 3D host.')
+  if (!host) throw new Error('useHost must be used inside the 3D renderer, which provides it.')
   return host
 }
 
 /**
  * True when this slot's scene may move by itself: visible, tab shown, motion not reduced, and a
- * GPU to draw it. On a software renderer a moving scene would keep the main thread busy (and the
- * battery), so it shows a still frame that still answers the visitor's input. `?debug3d=motion`
- * lifts that last rule, so tests and benchmarks can play motion under SwiftShader.
+ * GPU to draw it. On a software renderer a moving scene would keep the CPU busy (and drain the
+ * battery), so it shows a still frame that still answers the visitor's input, unless
+ * `?debug3d=motion` asks for motion (tests and benchmarks play it under SwiftShader).
  */
-export function useMayAnimate(slot: SlotEntry): boolean {
-  const { hidden, tier } = useHost()
-  useSyncExternalStore(threeStore.subscribe, threeStore.version)
-  return slot.visible && !hidden && !slot.reducedMotion && (tier === 'high' || forceMotion())
+export function useMayAnimate(slot: SceneSlot): boolean {
+  const { hidden, tier, forceMotion, store } = useHost()
+  useSceneStore(store)
+  const current = store.get(slot.id) ?? slot
+  return mayAnimate(current, { hidden, tier, forceMotion })
 }
 
-/** `?debug3d=motion`: let the low tier play motion (tests and benchmarks). */
-export function forceMotion(): boolean {
+/** The rule of `useMayAnimate`, for code outside a scene (the renderer's frame-rate sampling). */
+export function mayAnimate(
+  slot: SceneSlot,
+  host: { hidden: boolean; tier: 'high' | 'low'; forceMotion: boolean },
+): boolean {
   return (
-    typeof window !== 'undefined' &&
-    new URLSearchParams(window.location.search).get('debug3d') === 'motion'
+    slot.visible &&
+    !host.hidden &&
+    !slot.reducedMotion &&
+    (host.tier === 'high' || host.forceMotion)
   )
 }
 
 /**
  * Keeps a demand frameloop running while `active`: one frame asks for the next. On the low tier
- * (software rendering) frames are spaced out, so the renderer's backlog never blocks the page.
+ * (software rendering) frames are spaced out, so the renderer's backlog never floods the GPU
+ * process the page shares.
  */
 export function useAnimationFrames(active: boolean) {
   const invalidate = useThree((s) => s.invalidate)
@@ -80,7 +89,7 @@ export function useAnimationFrames(active: boolean) {
 /** The low tier's frame spacing: about 20 frames per second at most. */
 const LOW_TIER_FRAME_MS = 50
 
-/** Catches a failure inside one scene (or of the whole canvas) and reports it. */
+/** Catches a failure inside one scene (or of the whole renderer) and reports it. */
 export class Boundary extends Component<{
   onError: (error: unknown) => void
   children: ReactNode
@@ -100,31 +109,6 @@ export class Boundary extends Component<{
 /** The camera every scene starts from. */
 export function SceneCamera({ position }: { position: [number, number, number] }) {
   return <PerspectiveCamera makeDefault position={position} fov={35} near={0.05} far={100} />
-}
-
-/** Orbit controls bound to the slot's stage element (pointer and touch). */
-export function StageOrbitControls({
-  element,
-  autoRotate,
-  controlsRef,
-  onStart,
-}: {
-  element: HTMLElement
-  autoRotate: boolean
-  controlsRef: RefObject<OrbitControlsImpl | null>
-  onStart: () => void
-}) {
-  return (
-    <OrbitControls
-      ref={controlsRef}
-      domElement={element}
-      enableDamping={false}
-      enablePan={false}
-      autoRotate={autoRotate}
-      autoRotateSpeed={1.2}
-      onStart={onStart}
-    />
-  )
 }
 
 /** Applies the host's environment map to the view's own scene. */

@@ -3,7 +3,7 @@
 // Next.js writes each of a page's chunks as `<script src async>` in the head. On a slow phone
 // the ~140 KB of framework code then shares the network with the page's images and the main
 // thread with its first layout, before anything is painted. The production server
-// (scripts/server.mjs) takes those tags out and ends the body with one small inline loader that
+// (server/site.mjs) takes those tags out and ends the body with one small inline loader that
 // adds the same scripts after the next frame: the server-rendered page (text, poster, links)
 // is painted first, then the scripts load and React hydrates it. The order among the chunks does not matter: Turbopack's runtime waits for the
 // chunks it needs, as it does for async scripts. A hidden tab, which paints no frames, gets the

@@ -1,5 +1,3 @@
-'use client'
-
 import { useMemo, useRef } from 'react'
 import { useFrame } from '@react-three/fiber'
 import { MeshDistortMaterial } from '@react-three/drei/core/MeshDistortMaterial'
@@ -17,7 +15,8 @@ import {
   useHost,
   useMayAnimate,
 } from '../host-context'
-import type { SceneSpec, SlotEntry } from '../store'
+import type { SceneSlot } from '../../protocol'
+import type { SceneSpec } from '../../store'
 
 type Spec = Extract<SceneSpec, { kind: 'procedural' }>
 
@@ -93,7 +92,7 @@ function Shape({ spec, still }: { spec: Spec; still: boolean }) {
 }
 
 /** The hero's generated scene: shape, colours, material and motion from the slice's fields. */
-export function ProceduralScene({ slot, spec }: { slot: SlotEntry; spec: Spec }) {
+export function ProceduralScene({ slot, spec }: { slot: SceneSlot; spec: Spec }) {
   const group = useRef<Group>(null)
   const time = useRef(0)
   const moves = spec.motion !== 'still'

@@ -1,4 +1,3 @@
-'use client'
 /* eslint-disable react-hooks/immutability -- three.js objects (renderer, camera, scene) are
    mutable by design: R3F code sets their fields in effects and frame callbacks. */
 
@@ -7,15 +6,16 @@ import { useFrame, useLoader, useThree } from '@react-three/fiber'
 import { Box3, Sphere, Spherical, Vector3, type Group, type PerspectiveCamera } from 'three'
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js'
 import { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.js'
-import type { OrbitControls as OrbitControlsImpl } from 'three-stdlib'
+import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js'
 import {
   SceneCamera,
   SceneEnvironment,
-  StageOrbitControls,
   useAnimationFrames,
+  useHost,
   useMayAnimate,
 } from '../host-context'
-import { threeStore, type SceneSpec, type SlotEntry, type ViewCommand } from '../store'
+import type { SceneSlot } from '../../protocol'
+import type { SceneSpec, ViewCommand } from '../../store'
 
 type Spec = Extract<SceneSpec, { kind: 'model' | 'viewer' }>
 
@@ -26,7 +26,48 @@ function fitDistance(camera: PerspectiveCamera, radius: number, aspect: number):
   return (radius / Math.sin(Math.min(vertical, horizontal) / 2)) * 1.05
 }
 
-function Model({ slot, spec }: { slot: SlotEntry; spec: Spec }) {
+/**
+ * three's orbit controls without a DOM element: the renderer may run in a worker, which has
+ * none. The page turns the visitor's pointer, wheel, touch and keys into commands (CanvasHost),
+ * and these controls keep their limits, auto-rotation and saved state for the reset.
+ */
+function useOrbit(camera: PerspectiveCamera, autoRotate: boolean): OrbitControls {
+  const controls = useMemo(() => {
+    const orbit = new OrbitControls(camera)
+    orbit.enableDamping = false
+    orbit.enablePan = false
+    orbit.autoRotateSpeed = 1.2
+    return orbit
+  }, [camera])
+  // No dispose(): it would remove listeners from a DOM element these controls never had.
+  controls.autoRotate = autoRotate
+  return controls
+}
+
+/** Applies one command to the controls' camera: a turn, a zoom or the reset. */
+function applyCommand(orbit: OrbitControls, camera: PerspectiveCamera, command: ViewCommand) {
+  if (command.type === 'reset') {
+    orbit.reset()
+    return
+  }
+  const offset = new Vector3().copy(camera.position).sub(orbit.target)
+  const spherical = new Spherical().setFromVector3(offset)
+  if (command.type === 'rotate') {
+    spherical.theta += command.azimuth
+    spherical.phi = Math.min(Math.PI - 0.1, Math.max(0.1, spherical.phi + command.polar))
+  } else {
+    spherical.radius = Math.min(
+      orbit.maxDistance,
+      Math.max(orbit.minDistance, spherical.radius * command.factor),
+    )
+  }
+  offset.setFromSpherical(spherical)
+  camera.position.copy(orbit.target).add(offset)
+  orbit.update()
+}
+
+function Model({ slot, spec }: { slot: SceneSlot; spec: Spec }) {
+  const { report, store } = useHost()
   // The meshopt decoder ships inside three (WASM inlined): nothing is fetched from a CDN.
   const gltf = useLoader(
     GLTFLoader,
@@ -35,7 +76,9 @@ function Model({ slot, spec }: { slot: SlotEntry; spec: Spec }) {
       loader.setMeshoptDecoder(MeshoptDecoder)
     },
     (event) =>
-      threeStore.update(slot.id, {
+      report({
+        type: 'progress',
+        id: slot.id,
         progress: event.total ? Math.min(1, event.loaded / event.total) : null,
       }),
   )
@@ -48,90 +91,55 @@ function Model({ slot, spec }: { slot: SlotEntry; spec: Spec }) {
   const camera = useThree((s) => s.camera) as PerspectiveCamera
   const invalidate = useThree((s) => s.invalidate)
   const turntable = useRef<Group>(null)
-  const controls = useRef<OrbitControlsImpl | null>(null)
   const [touched, setTouched] = useState(false)
   const mayAnimate = useMayAnimate(slot)
   const turning = mayAnimate && spec.autoRotate && !touched
+  const orbit = useOrbit(camera, spec.kind === 'viewer' && turning)
   useAnimationFrames(turning)
 
   // Frame the model: centre it, and back the camera off until its bounding sphere fits.
   useEffect(() => {
-    const rect = slot.element.getBoundingClientRect()
+    const rect = (store.get(slot.id) ?? slot).rect
     const distance = fitDistance(camera, radius, rect.width / Math.max(1, rect.height))
     camera.position.set(0, distance * 0.28, distance)
     camera.near = distance / 100
     camera.far = distance * 10
     camera.lookAt(0, 0, 0)
     camera.updateProjectionMatrix()
-    const orbit = controls.current
-    if (orbit) {
-      orbit.target.set(0, 0, 0)
-      orbit.minDistance = distance * 0.4
-      orbit.maxDistance = distance * 3
-      orbit.update()
-      orbit.saveState()
-    }
+    orbit.target.set(0, 0, 0)
+    orbit.minDistance = distance * 0.4
+    orbit.maxDistance = distance * 3
+    orbit.update()
+    orbit.saveState()
     invalidate()
-  }, [camera, radius, slot.element, invalidate])
+  }, [camera, radius, slot, store, orbit, invalidate])
 
-  // The viewer's keyboard and reset button.
+  // The viewer's keyboard, pointer and reset commands, sent by the page.
   useEffect(() => {
     if (spec.kind !== 'viewer') return
-    const offset = new Vector3()
-    const spherical = new Spherical()
-    threeStore.update(slot.id, {
-      command: (command: ViewCommand) => {
-        const orbit = controls.current
-        if (!orbit) return
-        setTouched(true)
-        if (command.type === 'reset') {
-          orbit.reset()
-        } else {
-          offset.copy(camera.position).sub(orbit.target)
-          spherical.setFromVector3(offset)
-          if (command.type === 'rotate') {
-            spherical.theta += command.azimuth
-            spherical.phi = Math.min(Math.PI - 0.1, Math.max(0.1, spherical.phi + command.polar))
-          } else {
-            spherical.radius = Math.min(
-              orbit.maxDistance,
-              Math.max(orbit.minDistance, spherical.radius * command.factor),
-            )
-          }
-          offset.setFromSpherical(spherical)
-          camera.position.copy(orbit.target).add(offset)
-          orbit.update()
-        }
-        invalidate()
-      },
+    store.setCommand(slot.id, (command) => {
+      setTouched(true)
+      applyCommand(orbit, camera, command)
+      invalidate()
     })
-    return () => threeStore.update(slot.id, { command: undefined })
-  }, [spec.kind, slot.id, camera, invalidate])
+    return () => store.setCommand(slot.id, null)
+  }, [spec.kind, slot.id, store, orbit, camera, invalidate])
 
   useFrame((_, delta) => {
-    if (spec.kind === 'model' && turning && turntable.current)
-      turntable.current.rotation.y += Math.min(delta, 0.1) * 0.35
+    if (!turning) return
+    if (spec.kind === 'viewer') orbit.update(Math.min(delta, 0.1))
+    else if (turntable.current) turntable.current.rotation.y += Math.min(delta, 0.1) * 0.35
   })
 
   return (
-    <>
-      <group ref={turntable}>
-        <primitive object={model} position={center.clone().negate()} />
-      </group>
-      {spec.kind === 'viewer' && (
-        <StageOrbitControls
-          element={slot.element}
-          autoRotate={turning}
-          controlsRef={controls}
-          onStart={() => setTouched(true)}
-        />
-      )}
-    </>
+    <group ref={turntable}>
+      <primitive object={model} position={center.clone().negate()} />
+    </group>
   )
 }
 
 /** A GLB from the media library, framed automatically: the hero's model scene and the viewer. */
-export function ModelScene({ slot, spec }: { slot: SlotEntry; spec: Spec }) {
+export function ModelScene({ slot, spec }: { slot: SceneSlot; spec: Spec }) {
   return (
     <>
       <SceneCamera position={[0, 1, 6]} />

@@ -1,0 +1,265 @@
+// `npm run bench:interaction`: what a new visitor on a phone feels when the 3D arrives. Lighthouse
+// never scrolls, so it never sees the 3D load; this does, on the production build:
+//   mobile viewport, CPU slowed 4× (Lighthouse's mobile setting, through CDP), page loaded and
+//   quiet, one scroll (which is what asks for the 3D), then Tab every 250 ms for 10 s,
+// recording the long tasks after the scroll (count, blocking total, longest) and the slowest
+// input (Event Timing). Median of 5 runs per page and rendering path; writes
+// bench/interaction.json. Figures live here, never in tests.
+//   --runs 5                 runs per page and path
+//   --paths worker,main      `worker`: the default path; `main`: forced with ?debug3d=main
+//   --label after            a name for this set of figures (e.g. `before` on older code)
+//   --out bench/interaction.json
+import { spawn } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
+import os from 'node:os'
+import { parseArgs } from 'node:util'
+import { chromium } from '@playwright/test'
+import { buildIfNeeded } from '../scripts/build-if-needed.mjs'
+
+const { values: args } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '5' },
+    paths: { type: 'string', default: 'worker,main' },
+    label: { type: 'string', default: 'current' },
+    out: { type: 'string', default: 'bench/interaction.json' },
+  },
+})
+const RUNS = Number(args.runs)
+const PATHS = args.paths.split(',').filter(Boolean)
+const PORT = Number(process.env.BENCH_PORT || 3400)
+const ORIGIN = process.env.BENCH_ORIGIN || `http://127.0.0.1:${PORT}`
+const CHROME = process.env.CHROME_PATH || '/usr/bin/chromium'
+// The same flags as the e2e tests and the Lighthouse bench: WebGL 2 through SwiftShader.
+const CHROME_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--enable-unsafe-swiftshader',
+]
+
+/** DESIGN.md's budget for pages with 3D, in the worker path (median of 5). */
+export const BUDGET = { blockingMs: 50, slowestInputMs: 100 }
+/** Lighthouse's mobile emulation: a Moto G Power-sized screen and a 4× slower CPU. */
+const DEVICE = { viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true }
+const CPU_SLOWDOWN = 4
+/** Quiet: this long after `load` without a long task (shorter than when-to-load's 5 s, so the
+ * 3D is still waiting for the visitor when the scroll comes). */
+const QUIET_MS = 1500
+const KEY_EVERY_MS = 250
+const KEYS_FOR_MS = 10_000
+
+/** Starts the production server (scripts/server.mjs) unless BENCH_ORIGIN names a running one. */
+async function startServer() {
+  if (process.env.BENCH_ORIGIN) return () => {}
+  const env = {
+    ...process.env,
+    NEXT_TELEMETRY_DISABLED: '1',
+    SITE_URL: ORIGIN,
+    PORT: String(PORT),
+    LISTEN_HOST: '127.0.0.1',
+  }
+  buildIfNeeded(env)
+  const server = spawn(process.execPath, ['scripts/server.mjs'], {
+    env,
+    stdio: 'ignore',
+    detached: true,
+  })
+  const stop = () => {
+    try {
+      process.kill(-server.pid, 'SIGTERM')
+    } catch {
+      /* already stopped */
+    }
+  }
+  process.on('exit', stop)
+  const until = Date.now() + 60_000
+  while (Date.now() < until) {
+    if (
+      await fetch(`${ORIGIN}/en-us`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return stop
+    await new Promise((r) => setTimeout(r, 250))
+  }
+  stop()
+  throw new Error(`${ORIGIN} did not answer within 60 s`)
+}
+
+/**
+ * The project page to measure: the first whose model viewer has a model, else the first project
+ * page with a model viewer at all (its poster alone), from the work index's links.
+ */
+async function projectWithViewer() {
+  const html = await (await fetch(`${ORIGIN}/en-us/work`)).text()
+  const links = [
+    ...new Set([...html.matchAll(/href="(\/en-us\/work\/[^"#?]+)"/g)].map((m) => m[1])),
+  ]
+  const pages = await Promise.all(
+    links.map(async (link) => ({ link, html: await (await fetch(`${ORIGIN}${link}`)).text() })),
+  )
+  const withViewer = pages.filter((p) => p.html.includes('data-slice-type="model_viewer"'))
+  const live = withViewer.find((p) => p.html.includes('data-3d-kind="viewer"'))
+  return (live ?? withViewer[0])?.link ?? '/en-us/work/lumen-lamp'
+}
+
+/** Runs in the page before its own scripts: records long tasks and Event Timing entries. */
+function observe() {
+  const w = window
+  w.__bench = { longTasks: [], events: [] }
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries())
+      w.__bench.longTasks.push({ start: e.startTime, duration: e.duration })
+  }).observe({ type: 'longtask', buffered: true })
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries())
+      w.__bench.events.push({
+        name: e.name,
+        start: e.startTime,
+        duration: e.duration,
+        interaction: e.interactionId ?? 0,
+      })
+  }).observe({ type: 'event', durationThreshold: 16, buffered: true })
+}
+
+/** Waits until `load`, then until QUIET_MS have passed without a long task. */
+async function waitQuiet(page) {
+  await page.waitForLoadState('load')
+  await page.waitForFunction(
+    (quiet) => {
+      const tasks = window.__bench.longTasks
+      const last = tasks.length ? tasks.at(-1).start + tasks.at(-1).duration : 0
+      const loaded = performance.getEntriesByType('navigation')[0]?.loadEventEnd ?? 0
+      return performance.now() - Math.max(last, loaded) > quiet
+    },
+    QUIET_MS,
+    { timeout: 60_000, polling: 250 },
+  )
+}
+
+const frames = (page) => page.evaluate(() => window.__facet3d?.frames ?? null)
+
+/** One visit: fresh context, slowed CPU, quiet page, one scroll, Tab every 250 ms for 10 s. */
+async function visit(browser, target, path) {
+  const context = await browser.newContext({ ...DEVICE, hasTouch: false })
+  try {
+    const page = await context.newPage()
+    await page.addInitScript(observe)
+    const cdp = await context.newCDPSession(page)
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN })
+    // `motion`: the scenes move as they would on a phone's GPU (SwiftShader would hold them
+    // still); `main` forces the main-thread renderer.
+    const debug = path === 'main' ? 'motion,main' : 'motion'
+    await page.goto(`${ORIGIN}${target.path}?debug3d=${debug}`, { timeout: 120_000 })
+    await waitQuiet(page)
+    const distance = await page.evaluate((selector) => {
+      const element = selector ? document.querySelector(selector) : null
+      if (!element) return Math.round(window.innerHeight * 0.6)
+      return Math.round(element.getBoundingClientRect().top - window.innerHeight * 0.15)
+    }, target.scrollTo ?? null)
+    const start = await page.evaluate(() => performance.now())
+    await page.mouse.move(200, 400)
+    await page.mouse.wheel(0, distance)
+    // The renderer starts after the scroll: its frame count then starts at 0.
+    const framesAtStart = (await frames(page)) ?? 0
+    const began = Date.now()
+    for (let i = 0; i < KEYS_FOR_MS / KEY_EVERY_MS; i++) {
+      const due = began + i * KEY_EVERY_MS
+      if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()))
+      await page.keyboard.press('Tab')
+    }
+    const framesAtEnd = await frames(page)
+    const seconds = (Date.now() - began) / 1000
+    await page.waitForTimeout(500)
+    const { longTasks, events } = await page.evaluate(() => window.__bench)
+    const state = await page.evaluate(() =>
+      [...document.querySelectorAll('[data-3d-state]')].map((e) => e.getAttribute('data-3d-state')),
+    )
+    const after = longTasks.filter((t) => t.start >= start)
+    const inputs = events.filter((e) => e.start >= start && e.interaction > 0)
+    return {
+      longTasks: after.length,
+      blockingMs: Math.round(after.reduce((a, t) => a + Math.max(0, t.duration - 50), 0)),
+      longestMs: Math.round(Math.max(0, ...after.map((t) => t.duration))),
+      slowestInputMs: Math.round(Math.max(0, ...inputs.map((e) => e.duration))),
+      fps:
+        framesAtEnd === null ? null : Number(((framesAtEnd - framesAtStart) / seconds).toFixed(1)),
+      renderer: await page.evaluate(() => window.__facet3d?.path ?? 'main'),
+      states: state,
+    }
+  } finally {
+    await context.close()
+  }
+}
+
+const median = (list) => {
+  const values = list.filter((v) => v !== null).sort((a, b) => a - b)
+  return values.length ? values[Math.floor(values.length / 2)] : null
+}
+
+async function main() {
+  const stop = await startServer()
+  let browser
+  const viewer = '[data-slice-type="model_viewer"]'
+  const targets = [
+    { name: 'home', path: '/en-us' },
+    { name: 'showcase', path: '/en-us/showcase' },
+    // The showcase's own model viewer (a GLB), scrolled to, as a project page's would be.
+    { name: 'showcase viewer', path: '/en-us/showcase', scrollTo: viewer },
+  ]
+  const results = []
+  try {
+    browser = await chromium.launch({ executablePath: CHROME, args: CHROME_ARGS })
+    targets.push({ name: 'project', path: await projectWithViewer(), scrollTo: viewer })
+    for (const path of PATHS) {
+      for (const target of targets) {
+        const load = os.loadavg()[0]
+        const runs = []
+        for (let i = 0; i < RUNS; i++) runs.push(await visit(browser, target, path))
+        const figures = {
+          label: args.label,
+          page: target.name,
+          url: target.path,
+          path,
+          blockingMs: median(runs.map((r) => r.blockingMs)),
+          longestMs: median(runs.map((r) => r.longestMs)),
+          longTasks: median(runs.map((r) => r.longTasks)),
+          slowestInputMs: median(runs.map((r) => r.slowestInputMs)),
+          fps: median(runs.map((r) => r.fps)),
+          loadAverage: { start: load, end: os.loadavg()[0] },
+          runs,
+        }
+        figures.withinBudget =
+          figures.blockingMs <= BUDGET.blockingMs && figures.slowestInputMs <= BUDGET.slowestInputMs
+        console.log(
+          `${args.label} ${path.padEnd(6)} ${target.name.padEnd(15)} blocking ${figures.blockingMs} ms, longest ${figures.longestMs} ms, slowest input ${figures.slowestInputMs} ms, ${figures.fps ?? '-'} fps (load ${load.toFixed(2)}) ${figures.withinBudget ? '✓' : '✗'}`,
+        )
+        results.push(figures)
+      }
+    }
+  } finally {
+    await browser?.close()
+    stop()
+  }
+  const report = {
+    date: new Date().toISOString(),
+    environment: `headless Chromium (SwiftShader WebGL), ${DEVICE.viewport.width}×${DEVICE.viewport.height} at ${DEVICE.deviceScaleFactor}×, CPU ${CPU_SLOWDOWN}× slower, ${os.cpus().length} cores`,
+    protocol: `load, ${QUIET_MS} ms without a long task, one wheel scroll, Tab every ${KEY_EVERY_MS} ms for ${KEYS_FOR_MS / 1000} s; median of ${RUNS}`,
+    budget: BUDGET,
+    results,
+  }
+  writeFileSync(args.out, `${JSON.stringify(report, null, 2)}\n`)
+}
+
+main()
+  .catch((error) => {
+    console.error(error)
+    process.exitCode = 1
+  })
+  // Nothing may keep the process (and the machine's shared lock) alive once measured.
+  .finally(() => process.exit())

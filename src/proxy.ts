@@ -1,0 +1,71 @@
+import { NextResponse, type NextRequest } from 'next/server'
+import * as prismic from '@prismicio/client'
+import { createRouteIndex, loadRouteIndex } from '@/lib/content/route-index'
+import { createUncachedClient, routes } from '@/prismicio'
+
+/**
+ * The localized 404, rendered in full on the server. Next.js 16 server-renders only an empty
+ * shell for a `notFound()` thrown under the dynamic root layout `[lang]`, so an unknown path is
+ * caught here, before any page, and rewritten with status 404 to the language's prerendered
+ * not-found page (`src/app/[lang]/(site)/404/page.tsx`): the pattern Next's docs give (check the
+ * path in the proxy, then rewrite to a not-found route). Its HTML has the heading, the text, the
+ * header, the footer and `<html lang>` without JavaScript, and `noindex`.
+ *
+ * Which paths exist comes from the route index (src/lib/content/route-index.ts): per request, a
+ * Set lookup; the repository is read again only when its master ref changes (docs/deploy.md).
+ */
+
+/** The not-found page's segment under each language. */
+const NOT_FOUND_SEGMENT = '404'
+
+/**
+ * How long a shared cache (a CDN) may keep a 404: briefly, because publishing a document at
+ * that path must show soon, and the webhook cannot purge a CDN.
+ */
+const NOT_FOUND_CACHE_CONTROL = 'public, max-age=0, s-maxage=60'
+
+/** Cookies of a preview session: its visitor may open a document not yet published. */
+const PREVIEW_COOKIES = [prismic.cookie.preview, '__prerender_bypass']
+
+const routeIndex = createRouteIndex({
+  masterRef: async () => (await createUncachedClient().getMasterRef()).ref,
+  load: () =>
+    loadRouteIndex(
+      createUncachedClient(),
+      routes.map((route) => route.type),
+    ),
+})
+
+export async function proxy(request: NextRequest): Promise<NextResponse> {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return NextResponse.next()
+  if (PREVIEW_COOKIES.some((name) => request.cookies.has(name))) return NextResponse.next()
+  let verdict
+  try {
+    verdict = await routeIndex.resolve(request.nextUrl.pathname)
+  } catch (error) {
+    // Content unreachable: the page itself decides (and says so, with its error page).
+    console.error(error)
+    return NextResponse.next()
+  }
+  if (verdict.found) return NextResponse.next()
+  // A clone of nextUrl keeps the host Next.js knows itself by, so the rewrite stays internal
+  // whatever host name the visitor used (a URL built on request.url went out as a proxy call).
+  const target = request.nextUrl.clone()
+  target.pathname = `/${verdict.lang}/${NOT_FOUND_SEGMENT}`
+  target.search = ''
+  return NextResponse.rewrite(target, {
+    status: 404,
+    headers: { 'x-robots-tag': 'noindex', 'cache-control': NOT_FOUND_CACHE_CONTROL },
+  })
+}
+
+/**
+ * Every path but the framework's and the site's own endpoints: build assets, the API routes,
+ * the embedded services, the slice simulator, the sitemap, robots.txt, the icon and the probes.
+ * `/` (a redirect to a language) is left out by requiring one character after the slash.
+ */
+export const config = {
+  matcher: [
+    '/((?!_next/|api/|local/|slice-simulator|sitemap\\.xml|sitemaps/|robots\\.txt|icon\\.svg|healthz|readyz).+)',
+  ],
+}

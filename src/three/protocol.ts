@@ -1,0 +1,70 @@
+// What the page's bridge (CanvasHost.tsx, main thread, no three.js) and the renderer (a Web Worker,
+// or the main thread where a worker cannot draw WebGL) say to each other. Plain data only: every
+// message crosses postMessage's structured clone (the worker's canvas is transferred once, in
+// `init`).
+import type { SceneSpec, ViewCommand } from './store'
+
+/** A stage's box in CSS pixels, relative to the viewport (getBoundingClientRect's numbers). */
+export type Rect = { left: number; top: number; width: number; height: number }
+
+/** One slot as the renderer sees it. */
+export type SceneSlot = {
+  id: string
+  spec: SceneSpec
+  reducedMotion: boolean
+  /** On screen (an IntersectionObserver on the page says so): a hidden slot does not animate. */
+  visible: boolean
+  rect: Rect
+}
+
+/** The `?debug3d` flags: `motion` plays motion on a software renderer; `main` forces that path. */
+export type DebugFlags = { hook: boolean; motion: boolean; main: boolean }
+
+/** The canvas's size in CSS pixels, and the display's pixel ratio. */
+export type Viewport = { width: number; height: number; dpr: number }
+
+/** From the page to the renderer. */
+export type ToRenderer =
+  | {
+      type: 'init'
+      /** The worker's canvas; absent on the main thread, which is handed its canvas directly. */
+      canvas?: OffscreenCanvas
+      viewport: Viewport
+      hidden: boolean
+      debug: DebugFlags
+    }
+  | { type: 'slots'; slots: SceneSlot[] }
+  /** `seq` counts these messages, so a frame can say which rectangles it was drawn with. */
+  | { type: 'rects'; rects: Record<string, Rect>; viewport: Viewport; seq: number }
+  | { type: 'hidden'; hidden: boolean }
+  | { type: 'command'; id: string; command: ViewCommand }
+  /** Debug only (`?debug3d`): lose and restore the context, as a GPU reset would. */
+  | { type: 'lose-context' }
+  | { type: 'restore-context' }
+  /** The page no longer shows 3D: release the context (the main-thread path; a worker is ended). */
+  | { type: 'dispose' }
+
+/** Figures the renderer reports with every frame while `?debug3d` is on. */
+export type RenderStats = {
+  frames: number
+  calls: number
+  triangles: number
+  dpr: number
+  tier: 'high' | 'low'
+  /** The last `rects` message this frame was drawn with. */
+  seq: number
+}
+
+/** From the renderer to the page. */
+export type FromRenderer =
+  /** The context exists and the first render is under way. */
+  | { type: 'ready' }
+  /** This renderer cannot draw WebGL here: the page tries the next path, or shows posters. */
+  | { type: 'unsupported'; reason: string }
+  /** These slots' scenes have reached the screen: their posters may fade. */
+  | { type: 'live'; ids: string[] }
+  | { type: 'progress'; id: string; progress: number | null }
+  | { type: 'error'; id: string; message: string }
+  | { type: 'lost' }
+  | { type: 'restored' }
+  | ({ type: 'stats' } & RenderStats)
