@@ -3,6 +3,7 @@ import path from 'node:path'
 import * as prismic from '@prismicio/client'
 import * as customTypes from '@prismicio/custom-types-client'
 import type { Json, JsonObject } from '../../services/content-api/store'
+import { readImageUrl } from '../../services/content-api/images/field'
 import { writeFileAtomic, writeJsonAtomic } from '../../services/content-api/write/files'
 import { resolveRepository, type RepositoryEndpoints } from './endpoints'
 import { describeError, PrismicSyncError } from './errors'
@@ -224,9 +225,11 @@ function fromApi(value: Json, context: FromApi, at: string): Json {
   if (value.link_type === 'Media' && typeof value.url === 'string')
     return { link_type: 'Media', media: context.place(value.url), ...kept }
   if (typeof value.url === 'string' && 'dimensions' in value) {
+    const { crop } = readImageUrl(value.url)
     const out: JsonObject = {
       ...(value.type === 'image' ? { type: 'image' } : {}),
       media: context.place(value.url),
+      ...(crop ? { crop } : {}),
       ...(value.alt !== null && value.alt !== undefined ? { alt: value.alt } : {}),
       ...(value.copyright ? { copyright: value.copyright } : {}),
     }
@@ -251,7 +254,7 @@ function mediaPlacer(
 ): (url: string) => string {
   const taken = new Set<string>()
   return (raw) => {
-    const url = raw.split('?')[0]!
+    const url = readImageUrl(raw).file
     const known = media.get(url)
     if (known) return known
     const local = `${endpoints.origin}/media/`

@@ -18,6 +18,7 @@ import {
   loadModels,
   validateContent,
 } from '../../services/content-api/validate'
+import { readImageUrl } from '../../services/content-api/images/field'
 import { resolveRepository, type RepositoryEndpoints } from './endpoints'
 import { describeError, PrismicSyncError } from './errors'
 import { watchedFetch, type WatchedFetch } from './http'
@@ -148,8 +149,8 @@ export async function pushRepository(options: PushOptions): Promise<PushSummary>
     for (const plan of documents.plans)
       if (plan.action !== 'unchanged') log(`  would ${plan.action} ${fileOf(plan.entry)}`)
   } else {
-    await uploadMedia(clients, store, state, media.upload, progress, save)
-    await migrateDocuments(clients, store, state, documents, progress, save)
+    await uploadMedia(clients, store, state, media, progress, save)
+    await migrateDocuments(clients, store, state, media.assets, documents, progress, save)
     if (options.publish) {
       const { totalItems } = await clients.write.publishMigrationRelease().catch((error) => {
         throw new PrismicSyncError(
@@ -311,16 +312,27 @@ async function publishedDocuments(clients: Clients): Promise<prismic.PrismicDocu
   }
 }
 
-type Asset = { id: string; url: string; filename: string; size: number }
+/** An asset as the Asset API lists it (`width` and `height` for images). */
+type Asset = {
+  id: string
+  url: string
+  filename: string
+  size: number
+  width?: number
+  height?: number
+}
 
-/** Which used media files are not in the repository yet (by the recorded id, or by name and size). */
+/**
+ * Which used media files are not in the repository yet (by the recorded id, or by name and size),
+ * and the assets of those that are, by media path.
+ */
 async function planMedia(
   clients: Clients,
   store: ContentStore,
   state: PushState,
   used: Set<string>,
   log: (line: string) => void,
-): Promise<{ upload: string[]; skip: number }> {
+): Promise<{ upload: string[]; skip: number; assets: Map<string, Asset> }> {
   const remote = await listAssets(clients)
   const byId = new Map(remote.map((a) => [a.id, a]))
   // Every push uploads media before documents, so a recorded asset that is gone means the
@@ -332,6 +344,7 @@ async function planMedia(
     state.documents = {}
   }
   const upload: string[] = []
+  const assets = new Map<string, Asset>()
   let skip = 0
   for (const rel of [...used].sort()) {
     const size = statSync(path.join(store.dir, 'media', rel)).size
@@ -343,10 +356,11 @@ async function planMedia(
       )
     if (same) {
       state.assets[rel] = same.id
+      assets.set(rel, same)
       skip += 1
     } else upload.push(rel)
   }
-  return { upload, skip }
+  return { upload, skip, assets }
 }
 
 /** Every asset of the media library (Asset API `GET /assets`, paged by cursor). */
@@ -386,15 +400,19 @@ const CONTENT_TYPES: Record<string, string> = {
   '.glb': 'model/gltf-binary',
 }
 
-/** Uploads through `migrate()` (the Asset API), recording each asset's id as soon as it exists. */
+/**
+ * Uploads through `migrate()` (the Asset API), recording each asset's id as soon as it exists and
+ * adding the new assets to `media.assets`.
+ */
 async function uploadMedia(
   clients: Clients,
   store: ContentStore,
   state: PushState,
-  upload: string[],
+  media: { upload: string[]; assets: Map<string, Asset> },
   progress: Progress,
   save: () => void,
 ): Promise<void> {
+  const { upload } = media
   if (upload.length === 0) return
   const migration = prismic.createMigration()
   const assets = upload.map((rel) => {
@@ -404,7 +422,11 @@ async function uploadMedia(
     return { rel, asset: migration.createAsset(new File([bytes], rel, { type }), rel) }
   })
   const record = () => {
-    for (const { rel, asset } of assets) if (asset.asset) state.assets[rel] = asset.asset.id
+    for (const { rel, asset } of assets) {
+      if (!asset.asset) continue
+      state.assets[rel] = asset.asset.id
+      media.assets.set(rel, asset.asset)
+    }
     save()
   }
   let current = ''
@@ -505,9 +527,10 @@ function collectMedia(value: Json, out: Set<string>): void {
     for (const v of Object.values(value)) collectMedia(v, out)
 }
 
+/** The media path of a served image or media URL: its file under `media/`, query dropped. */
 function mediaPathOf(url: string): string {
-  return url
-    .slice(MEDIA_TOKEN.length + 1)
+  return readImageUrl(url)
+    .file.slice(MEDIA_TOKEN.length + 1)
     .split('/')
     .map(decodeURIComponent)
     .join('/')
@@ -529,7 +552,7 @@ function linkedIds(value: Json, out: string[] = []): string[] {
  */
 function prepareMigration(
   store: ContentStore,
-  state: PushState,
+  assets: Map<string, Asset>,
   plan: DocumentsPlan,
 ): { migration: prismic.Migration; active: DocumentPlan[] } {
   const migration = prismic.createMigration()
@@ -559,10 +582,10 @@ function prepareMigration(
     p.migrationDoc = migration.createDocument(base as never, title, { masterLanguageDocument })
   }
   const asset = (rel: string) => {
-    const id = state.assets[rel]
-    if (!id)
+    const found = assets.get(rel)
+    if (!found)
       throw new PrismicSyncError(`media/${rel}: the media file has no asset in the repository.`)
-    return id
+    return found
   }
   for (const p of active) {
     p.migrationDoc!.document.data = toMigrationData(p.entry.doc.data, {
@@ -583,11 +606,12 @@ async function migrateDocuments(
   clients: Clients,
   store: ContentStore,
   state: PushState,
+  assets: Map<string, Asset>,
   plan: DocumentsPlan,
   progress: Progress,
   save: () => void,
 ): Promise<void> {
-  const { migration, active } = prepareMigration(store, state, plan)
+  const { migration, active } = prepareMigration(store, assets, plan)
   const record = (done?: DocumentPlan) => {
     for (const p of active) {
       const id = p.migrationDoc?.document.id
@@ -628,7 +652,7 @@ function answered(clients: Clients): string {
 
 type Resolve = {
   document: (sourceId: string) => prismic.PrismicMigrationDocument | string | undefined
-  asset: (mediaPath: string) => string
+  asset: (mediaPath: string) => Asset
   file: string
 }
 
@@ -645,8 +669,8 @@ const IMAGE_KEYS = new Set([
 
 /**
  * The content API's shapes with local ids turned into the Migration API's: document links name
- * the migration document (the client puts in its new id), images and media links name the asset,
- * and each image keeps its own alt text and copyright.
+ * the migration document (the client puts in its new id), media links name the asset, and images
+ * (each thumbnail too) are what the write client sends for an image it migrates.
  */
 function toMigrationData(value: Json, resolve: Resolve): unknown {
   if (Array.isArray(value)) return value.map((item) => toMigrationData(item, resolve))
@@ -662,15 +686,12 @@ function toMigrationData(value: Json, resolve: Resolve): unknown {
   }
   const url = typeof value.url === 'string' ? value.url : ''
   if (url.startsWith(`${MEDIA_TOKEN}/`)) {
-    const id = resolve.asset(mediaPathOf(url))
-    if (value.link_type === 'Media') return { link_type: 'Media', id, ...text }
-    const image: JsonObject = {
+    const asset = resolve.asset(mediaPathOf(url))
+    if (value.link_type === 'Media') return { link_type: 'Media', id: asset.id, ...text }
+    const out: Record<string, unknown> = {
       ...(value.type === 'image' ? { type: 'image' } : {}),
-      id,
-      alt: value.alt ?? null,
-      copyright: value.copyright ?? null,
+      ...migrationImage(value, url, asset),
     }
-    const out: Record<string, unknown> = { ...image }
     if (value.linkTo) out.linkTo = toMigrationData(value.linkTo, resolve)
     for (const [k, v] of Object.entries(value))
       if (!IMAGE_KEYS.has(k)) out[k] = toMigrationData(v, resolve)
@@ -679,6 +700,25 @@ function toMigrationData(value: Json, resolve: Resolve): unknown {
   const out: Record<string, unknown> = {}
   for (const [k, v] of Object.entries(value)) out[k] = toMigrationData(v, resolve)
   return out
+}
+
+/**
+ * One image view as `resolveMigrationImage` in `@prismicio/client` sends it: the asset's id, its
+ * URL with the view's query (the crop's `rect`, `w` and `h`), the asset's full size, the view's
+ * `edit`, and the view's own alt text and copyright.
+ */
+function migrationImage(view: JsonObject, url: string, asset: Asset): JsonObject {
+  const query = url.includes('?') ? url.slice(url.indexOf('?')) : ''
+  return {
+    id: asset.id,
+    url: `${asset.url.split('?')[0]}${query}`,
+    dimensions: asset.width
+      ? { width: asset.width, height: asset.height ?? 0 }
+      : (view.dimensions ?? null),
+    edit: view.edit ?? { x: 0, y: 0, zoom: 1, background: 'transparent' },
+    alt: view.alt ?? null,
+    copyright: view.copyright ?? null,
+  }
 }
 
 /** The editor's display title: the document's title field, else its uid or key. */

@@ -81,8 +81,8 @@ function comparable(docs: prismic.PrismicDocument[]) {
   return Object.fromEntries(docs.map((d) => [identity.get(d.id)!, strip(d)]))
 }
 
-async function servedFolder(dir: string) {
-  const api = createContentApi({ contentDir: dir, modelsDir: '.' })
+async function servedFolder(dir: string, modelsDir = '.') {
+  const api = createContentApi({ contentDir: dir, modelsDir })
   const client = prismic.createClient('local', {
     documentAPIEndpoint: 'http://content.test/api/v2',
     fetch: (input, init) => api.fetch(new Request(String(input), init as RequestInit)),
@@ -309,6 +309,113 @@ describe('prismic:pull', () => {
       await repo.close()
     }
   })
+})
+
+describe('prismic:push and prismic:pull with cropped images and thumbnails', () => {
+  /** A page model whose images crop: one as written, one to a constraint with a thumbnail. */
+  function modelsFolder(): string {
+    const dir = tempDir('models')
+    const image = (config: Record<string, unknown>) => ({ type: 'Image', config })
+    const model = {
+      id: 'page',
+      label: 'Page',
+      repeatable: true,
+      status: true,
+      json: {
+        Main: {
+          uid: { type: 'UID', config: { label: 'UID' } },
+          title: { type: 'Text', config: { label: 'Title' } },
+          cover: image({ label: 'Cover', constraint: {}, thumbnails: [] }),
+          meta_image: image({
+            label: 'Meta image',
+            constraint: { width: 1200, height: 630 },
+            thumbnails: [{ name: 'square', width: 400, height: 400 }],
+          }),
+        },
+      },
+    }
+    mkdirSync(path.join(dir, 'customtypes/page'), { recursive: true })
+    writeFileSync(path.join(dir, 'customtypes/page/index.json'), JSON.stringify(model))
+    return dir
+  }
+
+  const cover = {
+    media: 'photos/portrait.jpg',
+    alt: 'A stoneware jar',
+    crop: { x: 400, y: 0, width: 1600, height: 1600 },
+  }
+
+  it('sends each crop in the URL the write client would, stores it as `crop`, and pulls it back as written', async () => {
+    const models = modelsFolder()
+    const content = contentFolder({
+      'documents/page/hello/en-us.json': {
+        uid: 'hello',
+        data: {
+          title: 'Hello',
+          cover,
+          meta_image: {
+            media: 'photos/portrait.jpg',
+            alt: 'The jar, wide',
+            square: { crop: { x: 0, y: 0, width: 800, height: 800 }, alt: 'The jar, square' },
+          },
+        },
+      },
+    })
+    mkdirSync(path.join(content, 'media/photos'), { recursive: true })
+    writeFileSync(
+      path.join(content, 'media/photos/portrait.jpg'),
+      readFileSync('content/media/photos/portrait-ines.jpg'),
+    )
+    const repo = await serveWritableRepository()
+    try {
+      const { lines } = await push(repo, content, { modelsDir: models, publish: true })
+      expect(lines.join('\n')).toMatch(/Media: 1 uploaded, 0 already there\./)
+
+      const pushed = await reader(repo).dangerouslyGetAll({ lang: '*' })
+      const original = await servedFolder(content, models)
+      expect(comparable(pushed)).toEqual(comparable(original))
+      const served = pushed[0]!.data as unknown as Record<string, Record<string, unknown>>
+      expect(served.cover).toMatchObject({
+        url: expect.stringMatching(
+          /\/media\/photos\/portrait\.jpg\?auto=compress,format&rect=400,0,1600,1600&w=1600&h=1600$/,
+        ),
+        dimensions: { width: 1600, height: 1600 },
+        alt: 'A stoneware jar',
+      })
+      expect(served.meta_image!.square).toMatchObject({
+        url: expect.stringMatching(/\?auto=compress,format&rect=0,0,800,800&w=400&h=400$/),
+        alt: 'The jar, square',
+      })
+
+      const [stored] = listFiles(path.join(repo.dir, 'documents'))
+      const data = JSON.parse(readFileSync(path.join(repo.dir, 'documents', stored!), 'utf8')).data
+      expect(data.cover).toEqual(cover)
+
+      const out = path.join(tempDir('pull'), 'pulled')
+      await pullRepository({ repository: repo.endpoint, out, writeToken: 'secret', log: () => {} })
+      const pulled = JSON.parse(
+        readFileSync(path.join(out, 'documents/page/hello/en-us.json'), 'utf8'),
+      ).data
+      expect(pulled.cover).toEqual(cover)
+      // A constraint's centred crop is served in the URL like any other, and pulled as written.
+      expect(pulled.meta_image).toEqual({
+        media: 'photos/portrait.jpg',
+        alt: 'The jar, wide',
+        crop: { x: 0, y: 170, width: 2400, height: 1260 },
+        square: {
+          media: 'photos/portrait.jpg',
+          alt: 'The jar, square',
+          crop: { x: 0, y: 0, width: 800, height: 800 },
+        },
+      })
+      const store = loadContent(out)
+      expect([...store.problems, ...validateContent(store, out)]).toEqual([])
+      expect(comparable(await servedFolder(out, out))).toEqual(comparable(original))
+      rmSync(path.dirname(out), { recursive: true, force: true })
+    } finally {
+      await repo.close()
+    }
+  }, 120_000)
 })
 
 describe('prismic:push and prismic:pull with the sample content', () => {

@@ -177,6 +177,56 @@ describe('Migration API and Asset API stand-ins', () => {
     }
   }, 60_000)
 
+  it('keeps the crop of an image field the write client copies from another repository', async () => {
+    const repo = await serveWritableRepository({ publishMigrations: true })
+    try {
+      const { models, write, read } = clientsFor(repo)
+      await models.insertCustomType(article)
+      // The source: a photograph in a media library, as another repository would serve it.
+      const upload = prismic.createMigration()
+      const photo = upload.createAsset(
+        new File([readFileSync('content/media/photos/portrait-ines.jpg')], 'jar.jpg', {
+          type: 'image/jpeg',
+        }),
+        'jar.jpg',
+      )
+      await write.migrate(upload)
+      // `createAsset(field)` fetches the field's file again, and sends the field's query and
+      // `edit` with the new asset (`resolveMigrationImage`).
+      const migration = prismic.createMigration<prismic.PrismicDocument>()
+      const cover = migration.createAsset({
+        id: photo.asset!.id,
+        url: `${photo.asset!.url}?auto=compress,format&rect=400,0,1600,1600&w=800&h=800`,
+        dimensions: { width: 800, height: 800 },
+        edit: { x: 400, y: 0, zoom: 1, background: 'transparent' },
+        alt: 'A stoneware jar',
+        copyright: null,
+      })
+      migration.createDocument(
+        { type: 'article', uid: 'jar', lang: 'en-us', data: { title: 'Jar', cover } },
+        'Jar',
+      )
+      await write.migrate(migration as never)
+
+      const stored = JSON.parse(
+        readFileSync(path.join(repo.dir, 'documents/article/jar/en-us.json'), 'utf8'),
+      )
+      expect(stored.data.cover).toEqual({
+        media: expect.stringMatching(/\.jpg$/),
+        alt: 'A stoneware jar',
+        crop: { x: 400, y: 0, width: 1600, height: 1600 },
+      })
+      expect((await read.getByUID('article', 'jar')).data.cover).toMatchObject({
+        url: expect.stringMatching(/\?auto=compress,format&rect=400,0,1600,1600&w=1600&h=1600$/),
+        dimensions: { width: 1600, height: 1600 },
+        edit: { x: 400, y: 0, zoom: 1 },
+        alt: 'A stoneware jar',
+      })
+    } finally {
+      await repo.close()
+    }
+  }, 60_000)
+
   it('refuses to publish a release that would leave the repository invalid, and keeps it unpublished', async () => {
     const repo = await serveWritableRepository()
     try {

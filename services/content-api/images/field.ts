@@ -136,3 +136,20 @@ export function readCrop(value: unknown, origin: ImageOrigin): Crop | string {
     return `runs past the image (${origin.width} × ${origin.height}): x + width ≤ ${origin.width}, y + height ≤ ${origin.height}`
   return crop
 }
+
+/**
+ * The inverse of {@link imageView} for what a client holds: the file behind a view's URL (the URL
+ * without its query) and the crop its `rect` names, as `buildCropUrl` in
+ * `@prismicio/types-internal` writes it (`rect=x,y,width,height`, in the original's pixels).
+ * `w`, `h` and `auto` are derived from the model and dropped. A `rect` that is not four whole
+ * numbers is no crop this service wrote, and is ignored.
+ */
+export function readImageUrl(url: string): { file: string; crop?: Crop } {
+  const at = url.indexOf('?')
+  if (at < 0) return { file: url }
+  const file = url.slice(0, at)
+  const rect = new URLSearchParams(url.slice(at + 1)).get('rect')?.split(',').map(Number)
+  if (rect?.length !== 4 || !rect.every((n) => Number.isInteger(n) && n >= 0)) return { file }
+  const [x, y, width, height] = rect as [number, number, number, number]
+  return { file, crop: { x, y, width, height } }
+}

@@ -11,6 +11,7 @@ import {
   type JsonObject,
 } from '../store'
 import { formatProblems, loadModels, validateContent } from '../validate'
+import { readImageUrl } from '../images/field'
 import { assetPaths } from './assets'
 import { limitWrites, requireWriteToken, type Refuse } from './auth'
 import { listFiles, readJsonOr, writeJsonAtomic } from './files'
@@ -398,8 +399,8 @@ const DERIVED_IMAGE_KEYS = new Set(['id', 'url', 'dimensions', 'edit'])
 
 /**
  * Turns document data in the Migration API's shapes (those of the Content API, with asset and
- * document ids) into the content format's shorthands: images and media links name their file,
- * document links keep the target's id. An id that names nothing is a 400 naming the field.
+ * document ids) into the content format's shorthands: images and media links name their file
+ * (images with their `crop`), document links keep the target's id. An id that names nothing is a 400 naming the field.
  */
 function toContentData(
   dir: string,
@@ -436,6 +437,11 @@ function toContentData(
           `${where} names an asset that does not exist: ${String(value.id)}`,
         )
       const out: JsonObject = { ...(value.type === 'image' ? { type: 'image' } : {}), media }
+      // The write client sends an editor's crop in the URL it builds from the image field
+      // (`resolveMigrationImage`: the asset's URL with the field's query), so the crop is read
+      // back from `rect` there; `dimensions` and `edit` follow from it and the model.
+      const { crop } = typeof value.url === 'string' ? readImageUrl(value.url) : {}
+      if (crop) out.crop = crop
       for (const [k, v] of Object.entries(value)) {
         if (DERIVED_IMAGE_KEYS.has(k) || k === 'type' || v === null) continue
         out[k] = k === 'alt' || k === 'copyright' ? v : convert(v, `${where}.${k}`)
