@@ -52,7 +52,7 @@ const QUIET_MS = 1500
 const KEY_EVERY_MS = 250
 const KEYS_FOR_MS = 10_000
 
-/** Starts the production server (scripts/server.mjs) unless BENCH_ORIGIN names a running one. */
+/** Starts the production server (server/index.mjs) unless BENCH_ORIGIN names a running one. */
 async function startServer() {
   if (process.env.BENCH_ORIGIN) return () => {}
   const env = {
@@ -63,7 +63,7 @@ async function startServer() {
     LISTEN_HOST: '127.0.0.1',
   }
   buildIfNeeded(env)
-  const server = spawn(process.execPath, ['scripts/server.mjs'], {
+  const server = spawn(process.execPath, ['server/index.mjs'], {
     env,
     stdio: 'ignore',
     detached: true,

@@ -19,6 +19,7 @@ import {
   validateContent,
 } from '../../services/content-api/validate'
 import { readImageUrl } from '../../services/content-api/images/field'
+import { contentType } from '../../services/content-api/images/media'
 import { resolveRepository, type RepositoryEndpoints } from './endpoints'
 import { describeError, PrismicSyncError } from './errors'
 import { watchedFetch, type WatchedFetch } from './http'
@@ -389,17 +390,6 @@ async function listAssets(clients: Clients): Promise<Asset[]> {
   return out
 }
 
-const CONTENT_TYPES: Record<string, string> = {
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.webp': 'image/webp',
-  '.avif': 'image/avif',
-  '.gif': 'image/gif',
-  '.glb': 'model/gltf-binary',
-}
-
 /**
  * Uploads through `migrate()` (the Asset API), recording each asset's id as soon as it exists and
  * adding the new assets to `media.assets`.
@@ -417,7 +407,7 @@ async function uploadMedia(
   const migration = prismic.createMigration()
   const assets = upload.map((rel) => {
     const bytes = readFileSync(path.join(store.dir, 'media', rel))
-    const type = CONTENT_TYPES[path.extname(rel).toLowerCase()] ?? 'application/octet-stream'
+    const type = contentType(rel)
     // The media path is the asset's file name, so a pull from Facet's stand-in finds it again.
     return { rel, asset: migration.createAsset(new File([bytes], rel, { type }), rel) }
   })
