@@ -8,8 +8,9 @@ import { expect, test } from '@playwright/test'
 // One build, reached under several host names with no rebuild: the e2e server's SITE_URL is
 // http://127.0.0.1:PORT (playwright.config.ts); the same server is opened as localhost, and
 // through a reverse proxy on another port that passes the public host on. Each way, every
-// script, style and call the page makes goes to the origin in the address bar, nothing is
-// refused by the page's policy, and the contact form delivers.
+// script, style, image and call the page makes goes to the origin in the address bar (the
+// home page's images load), nothing is refused by the page's policy, and the contact form
+// delivers.
 
 const OUTBOX = '.data/e2e-outbox'
 const contact = JSON.parse(readFileSync('content/documents/page/contact/en-us.json', 'utf8'))
@@ -79,7 +80,7 @@ test.describe('any host name', () => {
       const elsewhere: string[] = []
       page.on('request', (request) => {
         const kind = request.resourceType()
-        if (['script', 'stylesheet', 'fetch', 'xhr', 'document'].includes(kind)) {
+        if (['script', 'stylesheet', 'image', 'media', 'fetch', 'xhr', 'document'].includes(kind)) {
           if (new URL(request.url()).origin !== origin) elsewhere.push(`${kind} ${request.url()}`)
         }
       })
@@ -87,6 +88,16 @@ test.describe('any host name', () => {
       page.on('console', (message) => {
         if (/Content Security Policy|Refused to/i.test(message.text())) refused.push(message.text())
       })
+      // The home page first: its photographs and 3D poster come from the embedded media route.
+      await page.goto(`${origin}/en-us`)
+      const images = page.locator('main img')
+      await expect(images.first()).toBeVisible()
+      for (const img of await images.all()) {
+        await img.scrollIntoViewIfNeeded()
+        await expect
+          .poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0))
+          .toBe(true)
+      }
       await page.goto(`${origin}/en-us/contact`)
       const form = page.locator('.slice-contact-form form')
       await expect(form.getByRole('button', { name: C.submit_label })).toBeEnabled()
