@@ -6,7 +6,10 @@
 // input (Event Timing). Median of 5 runs per page and rendering path; writes
 // bench/interaction.json. Figures live here, never in tests.
 //   --runs 5                 runs per page and path
-//   --paths worker,main      `worker`: the default path; `main`: forced with ?debug3d=main
+//   --paths worker,main,main@1x
+//                            `worker`: the default path; `main`: forced with ?debug3d=main;
+//                            `@1x` runs that path at full CPU speed (the fallback's promise:
+//                            every task under 50 ms at full speed)
 //   --label after            a name for this set of figures (e.g. `before` on older code)
 //   --out bench/interaction.json
 import { spawn } from 'node:child_process'
@@ -19,13 +22,23 @@ import { buildIfNeeded } from '../scripts/build-if-needed.mjs'
 const { values: args } = parseArgs({
   options: {
     runs: { type: 'string', default: '5' },
-    paths: { type: 'string', default: 'worker,main' },
+    paths: { type: 'string', default: 'worker,main,main@1x' },
     label: { type: 'string', default: 'current' },
     out: { type: 'string', default: 'bench/interaction.json' },
   },
 })
 const RUNS = Number(args.runs)
-const PATHS = args.paths.split(',').filter(Boolean)
+/** Lighthouse's mobile CPU: 4× slower than this machine's. */
+const CPU_SLOWDOWN = 4
+/** Each `--paths` entry: a rendering path, and the CPU slowdown to run it at (4× unless `@1x`). */
+const PATHS = args.paths
+  .split(',')
+  .filter(Boolean)
+  .map((entry) => {
+    const match = /^(worker|main)(?:@(\d+)x)?$/.exec(entry)
+    if (!match) throw new Error(`--paths: '${entry}' is not worker or main, with an optional @Nx`)
+    return { name: entry, path: match[1], cpu: match[2] ? Number(match[2]) : CPU_SLOWDOWN }
+  })
 const PORT = Number(process.env.BENCH_PORT || 3400)
 const ORIGIN = process.env.BENCH_ORIGIN || `http://127.0.0.1:${PORT}`
 const CHROME = process.env.CHROME_PATH || '/usr/bin/chromium'
@@ -43,9 +56,10 @@ const CHROME_ARGS = [
 
 /** DESIGN.md's budget for pages with 3D, in the worker path (median of 5). */
 export const BUDGET = { blockingMs: 50, slowestInputMs: 100 }
+/** The fallback's promise: on the main thread, at full CPU speed, no script runs 50 ms or more. */
+export const FALLBACK_TASK_MS = 50
 /** Lighthouse's mobile emulation: a Moto G Power-sized screen and a 4× slower CPU. */
 const DEVICE = { viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true }
-const CPU_SLOWDOWN = 4
 /** Quiet: this long after `load` without a long task (shorter than when-to-load's 5 s, so the
  * 3D is still waiting for the visitor when the scroll comes). */
 const QUIET_MS = 1500
@@ -111,7 +125,22 @@ async function projectWithViewer() {
 /** Runs in the page before its own scripts: records long tasks and Event Timing entries. */
 function observe() {
   const w = window
-  w.__bench = { longTasks: [], events: [] }
+  w.__bench = { longTasks: [], events: [], frames: [], scripts: [] }
+  // Long animation frames name the scripts that ran in them (event handlers, timers, animation
+  // frame callbacks, module evaluation), each with its own duration: what the page's own code
+  // cost, apart from what the browser did after it (style, layout, paint, and the commit, which
+  // on a software compositor waits for the GPU process to draw a main-thread WebGL canvas).
+  new PerformanceObserver((list) => {
+    for (const frame of list.getEntries()) {
+      w.__bench.frames.push({ start: frame.startTime, duration: frame.duration })
+      for (const script of frame.scripts ?? [])
+        w.__bench.scripts.push({
+          start: script.startTime,
+          duration: script.duration,
+          invoker: script.invoker,
+        })
+    }
+  }).observe({ type: 'long-animation-frame', buffered: true })
   new PerformanceObserver((list) => {
     for (const e of list.getEntries())
       w.__bench.longTasks.push({ start: e.startTime, duration: e.duration })
@@ -145,13 +174,13 @@ async function waitQuiet(page) {
 const frames = (page) => page.evaluate(() => window.__facet3d?.frames ?? null)
 
 /** One visit: fresh context, slowed CPU, quiet page, one scroll, Tab every 250 ms for 10 s. */
-async function visit(browser, target, path) {
+async function visit(browser, target, { path, cpu }) {
   const context = await browser.newContext({ ...DEVICE, hasTouch: false })
   try {
     const page = await context.newPage()
     await page.addInitScript(observe)
     const cdp = await context.newCDPSession(page)
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN })
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpu })
     // `motion`: the scenes move as they would on a phone's GPU (SwiftShader would hold them
     // still); `main` forces the main-thread renderer.
     const debug = path === 'main' ? 'motion,main' : 'motion'
@@ -176,16 +205,27 @@ async function visit(browser, target, path) {
     const framesAtEnd = await frames(page)
     const seconds = (Date.now() - began) / 1000
     await page.waitForTimeout(500)
-    const { longTasks, events } = await page.evaluate(() => window.__bench)
+    const {
+      longTasks,
+      events,
+      frames: longFrames,
+      scripts,
+    } = await page.evaluate(() => window.__bench)
     const state = await page.evaluate(() =>
       [...document.querySelectorAll('[data-3d-state]')].map((e) => e.getAttribute('data-3d-state')),
     )
     const after = longTasks.filter((t) => t.start >= start)
+    const ran = scripts.filter((r) => r.start >= start)
     const inputs = events.filter((e) => e.start >= start && e.interaction > 0)
     return {
       longTasks: after.length,
       blockingMs: Math.round(after.reduce((a, t) => a + Math.max(0, t.duration - 50), 0)),
       longestMs: Math.round(Math.max(0, ...after.map((t) => t.duration))),
+      longestFrameMs: Math.round(
+        Math.max(0, ...longFrames.filter((f) => f.start >= start).map((f) => f.duration)),
+      ),
+      longestScriptMs: Math.round(Math.max(0, ...ran.map((r) => r.duration))),
+      longestScript: ran.reduce((a, r) => (r.duration > (a?.duration ?? 0) ? r : a), null)?.invoker,
       slowestInputMs: Math.round(Math.max(0, ...inputs.map((e) => e.duration))),
       fps:
         framesAtEnd === null ? null : Number(((framesAtEnd - framesAtStart) / seconds).toFixed(1)),
@@ -216,28 +256,40 @@ async function main() {
   try {
     browser = await chromium.launch({ executablePath: CHROME, args: CHROME_ARGS })
     targets.push({ name: 'project', path: await projectWithViewer(), scrollTo: viewer })
-    for (const path of PATHS) {
+    for (const entry of PATHS) {
       for (const target of targets) {
         const load = os.loadavg()[0]
         const runs = []
-        for (let i = 0; i < RUNS; i++) runs.push(await visit(browser, target, path))
+        for (let i = 0; i < RUNS; i++) runs.push(await visit(browser, target, entry))
         const figures = {
           label: args.label,
           page: target.name,
           url: target.path,
-          path,
+          path: entry.path,
+          cpuSlowdown: entry.cpu,
           blockingMs: median(runs.map((r) => r.blockingMs)),
           longestMs: median(runs.map((r) => r.longestMs)),
+          longestFrameMs: median(runs.map((r) => r.longestFrameMs)),
+          longestScriptMs: median(runs.map((r) => r.longestScriptMs)),
           longTasks: median(runs.map((r) => r.longTasks)),
           slowestInputMs: median(runs.map((r) => r.slowestInputMs)),
           fps: median(runs.map((r) => r.fps)),
           loadAverage: { start: load, end: os.loadavg()[0] },
           runs,
         }
+        // The worker path has DESIGN.md's budget; the fallback at full speed, its task limit (the
+        // longest script of every run, not the median: the setup's own work, split into tasks;
+        // a long task's rest is the browser drawing, see observe()); the fallback slowed, none.
         figures.withinBudget =
-          figures.blockingMs <= BUDGET.blockingMs && figures.slowestInputMs <= BUDGET.slowestInputMs
+          entry.path === 'worker'
+            ? figures.blockingMs <= BUDGET.blockingMs &&
+              figures.slowestInputMs <= BUDGET.slowestInputMs
+            : entry.cpu === 1
+              ? runs.every((r) => r.longestScriptMs < FALLBACK_TASK_MS)
+              : null
+        const verdict = { true: '✓', false: '✗', null: '' }[figures.withinBudget]
         console.log(
-          `${args.label} ${path.padEnd(6)} ${target.name.padEnd(15)} blocking ${figures.blockingMs} ms, longest ${figures.longestMs} ms, slowest input ${figures.slowestInputMs} ms, ${figures.fps ?? '-'} fps (load ${load.toFixed(2)}) ${figures.withinBudget ? '✓' : '✗'}`,
+          `${args.label} ${entry.name.padEnd(9)} ${target.name.padEnd(15)} blocking ${figures.blockingMs} ms, longest ${figures.longestMs} ms (frame ${figures.longestFrameMs}, script ${figures.longestScriptMs}), slowest input ${figures.slowestInputMs} ms, ${figures.fps ?? '-'} fps (load ${load.toFixed(2)}) ${verdict}`,
         )
         results.push(figures)
       }
@@ -248,9 +300,9 @@ async function main() {
   }
   const report = {
     date: new Date().toISOString(),
-    environment: `headless Chromium (SwiftShader WebGL), ${DEVICE.viewport.width}×${DEVICE.viewport.height} at ${DEVICE.deviceScaleFactor}×, CPU ${CPU_SLOWDOWN}× slower, ${os.cpus().length} cores`,
+    environment: `headless Chromium (SwiftShader WebGL), ${DEVICE.viewport.width}×${DEVICE.viewport.height} at ${DEVICE.deviceScaleFactor}×, CPU ${CPU_SLOWDOWN}× slower unless @1x, ${os.cpus().length} cores`,
     protocol: `load, ${QUIET_MS} ms without a long task, one wheel scroll, Tab every ${KEY_EVERY_MS} ms for ${KEYS_FOR_MS / 1000} s; median of ${RUNS}`,
-    budget: BUDGET,
+    budget: { ...BUDGET, fallbackTaskMs: FALLBACK_TASK_MS },
     results,
   }
   writeFileSync(args.out, `${JSON.stringify(report, null, 2)}\n`)

@@ -135,6 +135,9 @@ function wireViewer(slot: SlotEntry, command: (c: ViewCommand) => void): () => v
   }
 }
 
+/** Resolves in a later task, so the browser may handle input and paint before what follows. */
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve))
+
 /** Starts the renderer on `path` and returns a function that sends it a message. */
 function startRendererOn(
   path: 'worker' | 'main',
@@ -163,17 +166,28 @@ function startRendererOn(
     return { send: (message) => worker.postMessage(message), stop: () => worker.terminate() }
   }
   // The main-thread path: the renderer module, and the first messages queued until it is here.
+  // Evaluating three.js, then R3F and drei, then starting the renderer, are tasks of their own:
+  // each is tens of milliseconds, and input is handled in between.
   let deliver: ((message: ToRenderer) => void) | null = null
   let stopped = false
   const queue: ToRenderer[] = []
-  import('./render/renderer').then(
-    ({ startRenderer }) => {
-      if (stopped) return
-      deliver = startRenderer(canvas, init, receive)
-      for (const message of queue.splice(0)) deliver(message)
-    },
-    (error: unknown) => receive({ type: 'unsupported', reason: String(error) }),
-  )
+  import('three')
+    .then(nextTask)
+    .then(() => import('@react-three/fiber'))
+    .then(nextTask)
+    .then(() => import('./render/renderer'))
+    .then(async (module) => {
+      await nextTask()
+      return module
+    })
+    .then(
+      ({ startRenderer }) => {
+        if (stopped) return
+        deliver = startRenderer(canvas, init, receive)
+        for (const message of queue.splice(0)) deliver(message)
+      },
+      (error: unknown) => receive({ type: 'unsupported', reason: String(error) }),
+    )
   return {
     send: (message) => (deliver ? deliver(message) : queue.push(message)),
     stop: () => {

@@ -373,13 +373,19 @@ export function startRenderer(
   }
 
   const { width, height } = init.viewport
-  root
-    .configure({
-      frameloop: 'demand',
-      size: { width, height, top: 0, left: 0 },
-      dpr: Math.min(maxDpr, 1.5),
-      gl: createGl,
-    })
+  // The context is made in a task of its own (on the main-thread path, the module's evaluation
+  // came just before).
+  new Promise((resolve) => setTimeout(resolve))
+    .then(() =>
+      root.configure({
+        frameloop: 'demand',
+        size: { width, height, top: 0, left: 0 },
+        // Pixel ratio 1 until the tier is known: a software renderer keeps it (no larger buffer
+        // is allocated only to be dropped); a GPU gets its own below.
+        dpr: 1,
+        gl: createGl,
+      }),
+    )
     .then(
       () => {
         // One task for the context, another for the first render: the main-thread path yields.
@@ -396,7 +402,7 @@ export function startRenderer(
           }
           draw()
           report({ type: 'ready' })
-          if (tier === 'low') r3f?.getState().setDpr(1)
+          if (tier === 'high') r3f?.getState().setDpr(Math.min(maxDpr, 1.5))
           for (const message of pending.splice(0)) receive(message)
         })
       },

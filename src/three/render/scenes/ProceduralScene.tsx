@@ -3,6 +3,7 @@ import { useFrame } from '@react-three/fiber'
 import { MeshDistortMaterial } from '@react-three/drei/core/MeshDistortMaterial'
 import {
   IcosahedronGeometry,
+  type BufferGeometry,
   TorusGeometry,
   TorusKnotGeometry,
   type Group,
@@ -48,6 +49,20 @@ function materialProps(spec: Spec, color: string, low: boolean): MeshPhysicalMat
   }
 }
 
+/** The geometry of each shape (the rings' three meshes share one torus). */
+function shapeGeometry(shape: Spec['shape']): BufferGeometry {
+  switch (shape) {
+    case 'torus-knot':
+      return new TorusKnotGeometry(0.9, 0.3, 200, 28)
+    case 'icosahedron':
+      return new IcosahedronGeometry(1.2, 0)
+    case 'blob':
+      return new IcosahedronGeometry(1.1, 20)
+    case 'rings':
+      return new TorusGeometry(1.15, 0.07, 24, 128)
+  }
+}
+
 function Shape({ spec, still }: { spec: Spec; still: boolean }) {
   const low = useHost().tier === 'low'
   const props = materialProps(spec, spec.colorPrimary, low)
@@ -58,18 +73,16 @@ function Shape({ spec, still }: { spec: Spec; still: boolean }) {
     ) : (
       <meshPhysicalMaterial {...p} flatShading={flatShading} />
     )
-  const knot = useMemo(() => new TorusKnotGeometry(0.9, 0.3, 200, 28), [])
-  const ico = useMemo(() => new IcosahedronGeometry(1.2, 0), [])
-  const blob = useMemo(() => new IcosahedronGeometry(1.1, 20), [])
-  const ring = useMemo(() => new TorusGeometry(1.15, 0.07, 24, 128), [])
+  // Only the shape shown is built: building geometry is part of the scene's setup task.
+  const geometry = useMemo(() => shapeGeometry(spec.shape), [spec.shape])
   switch (spec.shape) {
     case 'torus-knot':
-      return <mesh geometry={knot}>{material(props)}</mesh>
+      return <mesh geometry={geometry}>{material(props)}</mesh>
     case 'icosahedron':
-      return <mesh geometry={ico}>{material(props, true)}</mesh>
+      return <mesh geometry={geometry}>{material(props, true)}</mesh>
     case 'blob':
       return (
-        <mesh geometry={blob}>
+        <mesh geometry={geometry}>
           <MeshDistortMaterial {...props} distort={0.35} speed={still ? 0 : spec.speed * 1.5} />
         </mesh>
       )
@@ -79,7 +92,7 @@ function Shape({ spec, still }: { spec: Spec; still: boolean }) {
           {[0, 1, 2].map((i) => (
             <mesh
               key={i}
-              geometry={ring}
+              geometry={geometry}
               rotation={[Math.PI / 2 + i * 0.7, i * 0.9, 0]}
               scale={1 - i * 0.18}
             >
