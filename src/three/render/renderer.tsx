@@ -7,11 +7,15 @@
 // (CanvasHost.tsx). Either way it knows the page only through the bridge's messages: slots,
 // rectangles, viewport, tab visibility and the viewer's commands.
 //
-// Why a bridge of our own rather than @react-three/offscreen: that package forwards DOM events
-// to one full-canvas R3F root and drives it with its own Canvas, built for R3F 8 (it pins an
-// older event layer); what this site sends instead is a handful of rectangles and view commands,
-// and the same module must also run on the main thread. The measurements in bench/interaction.mjs
-// show the bridge's main-thread cost as what is left after the scroll (README, Performance).
+// Why a bridge of our own rather than @react-three/offscreen, measured (`npm run bench:bridge`:
+// the same lit torus knot drawn in a worker both ways, phone viewport, CPU 4× slower, median of
+// 5): both draw with R3F 9 and React 19, but the package's page-side Canvas imports R3F's own
+// Canvas as its fallback, so the page ships three.js and R3F anyway: 245.5 KB gzipped above
+// React, against 3.3 KB for this bridge (the fallback renderer is a lazy chunk here), and its
+// first frame came later (875 against 712 ms). While dragging and scrolling both kept the main
+// thread free (no long task, slowest input 16 ms). It also forwards every DOM event to one
+// full-canvas root, where this site sends a few rectangles and view commands to many views, and
+// this module must also run on the main thread.
 import {
   startTransition,
   Suspense,
