@@ -224,6 +224,8 @@ function connect(
         calls: 0,
         triangles: 0,
         dpr: 1,
+        deviceDpr: window.devicePixelRatio || 1,
+        ceiling: 1,
         tier: 'high',
         seq: 0,
         sent: 0,
@@ -315,6 +317,21 @@ function connect(
   syncSlots()
   const unsubscribe = threeStore.subscribe(syncSlots)
 
+  // A change of the display's pixel ratio without a resize (a window moved to another screen):
+  // a media query for the current ratio stops matching; the next rectangles carry the new one.
+  let unwatchDpr = () => {}
+  const watchDpr = () => {
+    const query = window.matchMedia?.(`(resolution: ${window.devicePixelRatio || 1}dppx)`)
+    if (!query) return
+    const onChange = () => {
+      remeasure()
+      watchDpr()
+    }
+    query.addEventListener('change', onChange, { once: true })
+    unwatchDpr = () => query.removeEventListener('change', onChange)
+  }
+  watchDpr()
+
   const onVisibility = () =>
     renderer.send({ type: 'hidden', hidden: document.visibilityState === 'hidden' })
   const options = { passive: true, capture: true }
@@ -327,6 +344,7 @@ function connect(
     unsubscribe()
     cancelAnimationFrame(frame)
     resizes.disconnect()
+    unwatchDpr()
     window.removeEventListener('scroll', remeasure, options)
     window.removeEventListener('resize', remeasure)
     document.removeEventListener('visibilitychange', onVisibility)

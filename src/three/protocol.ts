@@ -49,7 +49,12 @@ export type RenderStats = {
   frames: number
   calls: number
   triangles: number
+  /** The renderer's pixel ratio now (adaptive resolution moves it). */
   dpr: number
+  /** The display's pixel ratio, as the renderer last heard of it. */
+  deviceDpr: number
+  /** The highest pixel ratio the renderer may use on this display. */
+  ceiling: number
   tier: 'high' | 'low'
   /** The last `rects` message this frame was drawn with. */
   seq: number

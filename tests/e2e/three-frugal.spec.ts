@@ -79,3 +79,55 @@ for (const path of RENDER_PATHS) {
     await expect.poll(() => renderedFrames(page)).toBeGreaterThan(before)
   })
 }
+
+/** The renderer's pixel-ratio figures, from the debug hook. */
+const ratios = (page: Page) =>
+  page.evaluate(() => {
+    const { dpr, deviceDpr, ceiling } = (
+      window as unknown as { __facet3d: { dpr: number; deviceDpr: number; ceiling: number } }
+    ).__facet3d
+    return { dpr, deviceDpr, ceiling }
+  })
+
+for (const path of RENDER_PATHS) {
+  test(`adaptive resolution: frames slower than 45 a second lower the pixel ratio, never below 0.5 (${path} path)`, async ({
+    page,
+  }) => {
+    // A software renderer plays motion at 20 frames a second at most (?debug3d=motion).
+    await page.goto(url3d('/en-us/showcase', path, 'motion'))
+    await waitLive(page, 0)
+    expect(await ratios(page)).toMatchObject({ ceiling: 1 })
+    await expect.poll(async () => (await ratios(page)).dpr, { timeout: 20_000 }).toBeLessThan(1)
+    await expect.poll(async () => (await ratios(page)).dpr, { timeout: 20_000 }).toBe(0.5)
+    await page.waitForTimeout(1500)
+    expect((await ratios(page)).dpr).toBe(0.5)
+  })
+
+  test(`a change of the display's pixel ratio reaches the renderer (${path} path)`, async ({
+    page,
+  }) => {
+    await page.goto(url3d('/en-us/showcase', path))
+    await waitLive(page, 0)
+    expect(await ratios(page)).toEqual({ dpr: 1, deviceDpr: 1, ceiling: 1 })
+    // The window moves to a denser screen: same size, twice the pixels.
+    const cdp = await page.context().newCDPSession(page)
+    await cdp.send('Emulation.setDeviceMetricsOverride', {
+      width: 1000,
+      height: 900,
+      deviceScaleFactor: 2,
+      mobile: false,
+    })
+    expect(await page.evaluate(() => window.devicePixelRatio)).toBe(2)
+    // The hook's figures come with frames: the still viewer answers a key with one.
+    await waitLive(page, 2)
+    await slot(page, 2).stage.focus()
+    await expect
+      .poll(async () => {
+        await page.keyboard.press('ArrowLeft')
+        return (await ratios(page)).deviceDpr
+      })
+      .toBe(2)
+    // A software renderer keeps drawing one pixel per CSS pixel, whatever the screen.
+    expect(await ratios(page)).toEqual({ dpr: 1, deviceDpr: 2, ceiling: 1 })
+  })
+}

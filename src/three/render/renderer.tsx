@@ -35,6 +35,7 @@ import { ModelScene } from './scenes/ModelScene'
 import { roomEnvironment } from './environment'
 import { Boundary, HostContext, mayAnimate } from './host-context'
 import { createSceneStore, useSceneStore, type SceneStore } from './scene-store'
+import { dprCeiling, nextDpr, startDpr, type Tier } from './resolution'
 import type { DebugFlags, FromRenderer, Rect, SceneSlot, ToRenderer, Viewport } from '../protocol'
 
 // R3F's <Canvas> registers three's classes as JSX elements; a root made with createRoot (needed
@@ -42,7 +43,6 @@ import type { DebugFlags, FromRenderer, Rect, SceneSlot, ToRenderer, Viewport } 
 extend(THREE as unknown as Parameters<typeof extend>[0])
 
 type Report = (message: FromRenderer) => void
-type Tier = 'high' | 'low'
 
 /** What `startRenderer` needs to begin: the `init` message without its canvas. */
 export type RendererInit = { viewport: Viewport; hidden: boolean; debug: DebugFlags }
@@ -147,13 +147,6 @@ function useAdmitted(slots: SceneSlot[]): SceneSlot[] {
   return slots.filter((s) => admitted.has(s.id))
 }
 
-/** Adaptive resolution: a lower pixel ratio while the frame rate is low, back up with room. */
-function nextDpr(current: number, fps: number, ceiling: number): number {
-  if (fps < 45) return Math.max(0.5, Math.round(current * 80) / 100)
-  if (fps > 57) return Math.min(ceiling, Math.round(current * 115) / 100)
-  return current
-}
-
 type Shared = {
   store: SceneStore
   report: Report
@@ -161,7 +154,8 @@ type Shared = {
   hidden: boolean
   tier: Tier
   debug: DebugFlags
-  maxDpr: number
+  /** The display's pixel ratio as the page last sent it, and the renderer's ceiling for it. */
+  display: { deviceDpr: number; ceiling: number }
   /** The last `rects` message applied (a number the bridge sends with them). */
   rects: { seq: number }
 }
@@ -172,12 +166,11 @@ type Shared = {
  * rate for the adaptive resolution, and sends the debug figures.
  */
 function FrameBookkeeping({ shared, lost }: { shared: Shared; lost: boolean }) {
-  const { store, report, ready, hidden, tier, debug, maxDpr, rects } = shared
+  const { store, report, ready, hidden, tier, debug, display, rects } = shared
   const gl = useThree((s) => s.gl)
   const setDpr = useThree((s) => s.setDpr)
   const sample = useRef({ frames: 0, since: 0, total: 0 })
   const shown = useRef(new Set<string>())
-  const ceiling = tier === 'low' ? 1 : maxDpr
 
   useEffect(() => {
     gl.info.autoReset = false
@@ -200,7 +193,8 @@ function FrameBookkeeping({ shared, lost }: { shared: Shared; lost: boolean }) {
     if (!animating) rate.since = 0
     else if (rate.since === 0) Object.assign(rate, { since: now, frames: 0 })
     else if (++rate.frames >= 20 || now - rate.since > 2000) {
-      const dpr = nextDpr(state.viewport.dpr, (rate.frames * 1000) / (now - rate.since), ceiling)
+      const fps = (rate.frames * 1000) / (now - rate.since)
+      const dpr = nextDpr(state.viewport.dpr, fps, display.ceiling)
       if (dpr !== state.viewport.dpr) setDpr(dpr)
       Object.assign(rate, { since: now, frames: 0 })
     }
@@ -211,6 +205,8 @@ function FrameBookkeeping({ shared, lost }: { shared: Shared; lost: boolean }) {
         calls: gl.info.render.calls,
         triangles: gl.info.render.triangles,
         dpr: gl.getPixelRatio(),
+        deviceDpr: display.deviceDpr,
+        ceiling: display.ceiling,
         tier,
         seq: rects.seq,
       })
@@ -288,7 +284,7 @@ export function startRenderer(
 ): (message: ToRenderer) => void {
   const store = createSceneStore()
   const root = createRoot(canvas)
-  const maxDpr = Math.min(init.viewport.dpr || 1, 2)
+  const display = { deviceDpr: init.viewport.dpr, ceiling: 1 }
   let state: { lost: boolean; generation: number; hidden: boolean } = {
     lost: false,
     generation: 0,
@@ -329,9 +325,16 @@ export function startRenderer(
       case 'rects': {
         store.setRects(message.rects)
         rects.seq = message.seq
-        const { width, height } = message.viewport
+        const { width, height, dpr } = message.viewport
         if (three.size.width !== width || three.size.height !== height)
           three.setSize(width, height, 0, 0)
+        // The display changed (a window moved to another screen, a browser zoom): the renderer
+        // follows it from its starting ratio, and adapts again from there.
+        if (dpr !== display.deviceDpr) {
+          display.deviceDpr = dpr
+          display.ceiling = dprCeiling(dpr, tier)
+          three.setDpr(startDpr(display.ceiling))
+        }
         invalidate()
         break
       }
@@ -401,12 +404,13 @@ export function startRenderer(
             hidden: state.hidden,
             tier,
             debug: init.debug,
-            maxDpr,
+            display,
             rects,
           }
           draw()
           report({ type: 'ready' })
-          if (tier === 'high') r3f?.getState().setDpr(Math.min(maxDpr, 1.5))
+          display.ceiling = dprCeiling(display.deviceDpr, tier)
+          if (tier === 'high') r3f?.getState().setDpr(startDpr(display.ceiling))
           for (const message of pending.splice(0)) receive(message)
         })
       },
