@@ -29,6 +29,9 @@ const { values: args } = parseArgs({
     // Another production server entry to measure on the same build in the same run (an older
     // server/index.mjs checked out elsewhere, say): the "before" of a before/after.
     'compare-server': { type: 'string' },
+    // Another site (say, the build before a 3D change) whose interaction figures are measured in
+    // the same run, on its main-thread renderer, beside this build's.
+    'interaction-before': { type: 'string' },
   },
 })
 const RUNS = args.quick ? 1 : Number(args.runs)
@@ -268,12 +271,12 @@ async function staticBaseline(html) {
   }
 }
 
-function runScript(name) {
+function runScript(name, scriptArgs = [], origin = ORIGIN) {
   const pkg = JSON.parse(readFileSync('package.json', 'utf8'))
   if (!pkg.scripts?.[name]) return { skipped: `no ${name} script` }
-  const result = spawnSync('npm', ['run', '-s', name], {
+  const result = spawnSync('npm', ['run', '-s', name, '--', ...scriptArgs], {
     stdio: 'inherit',
-    env: { ...env, BENCH_ORIGIN: ORIGIN },
+    env: { ...env, BENCH_ORIGIN: origin },
   })
   return { exitCode: result.status }
 }
@@ -345,7 +348,15 @@ const html = await (await fetch(`${ORIGIN}/en-us`)).text()
 const nextServer = await cannon(`${ORIGIN}/en-us`)
 // The interaction bench measures this server (BENCH_ORIGIN), before it stops.
 console.log('interaction bench (4× CPU, one scroll, Tab every 250 ms)…')
-const interactionRun = runScript('bench:interaction')
+const interactionRun = runScript('bench:interaction', ['--label', 'after'])
+const beforeFile = path.join('bench', 'interaction-before.json')
+const interactionBefore = args['interaction-before']
+  ? runScript(
+      'bench:interaction',
+      ['--label', 'before', '--paths', 'main,main@1x', '--out', beforeFile],
+      args['interaction-before'],
+    )
+  : null
 await server.stop()
 /** Another server on the same build, measured on the same page after a warm-up request. */
 async function measureOther(args) {
@@ -407,7 +418,13 @@ const report = {
   },
   content: { run: contentRun, figures: readJson('bench/content.json') },
   three: { run: threeRun, figures: readJson('bench/three.json') },
-  interaction: { run: interactionRun, figures: readJson('bench/interaction.json') },
+  interaction: {
+    run: interactionRun,
+    figures: readJson('bench/interaction.json'),
+    before: interactionBefore
+      ? { origin: args['interaction-before'], figures: readJson(beforeFile) }
+      : null,
+  },
 }
 
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`
@@ -510,16 +527,20 @@ console.log(md)
 process.exit(0)
 
 /** The interaction bench's medians, one row per page and rendering path, against the budget. */
-function interactionSection({ run, figures }) {
+function interactionSection({ run, figures, before }) {
   if (!figures) return `not measured (${run.skipped ?? 'bench:interaction failed'})`
-  const rows = figures.results.map(
+  const results = [...figures.results, ...(before?.figures?.results ?? [])]
+  const rows = results.map(
     (r) =>
-      `| ${r.page} \`${r.url}\` | ${r.path} | ${r.blockingMs} | ${r.longestMs} | ${r.longTasks} | ${r.slowestInputMs} | ${r.fps ?? '–'} | ${r.loadAverage.start.toFixed(2)} | ${r.path === 'worker' ? mark(r.withinBudget) : '–'} |`,
+      `| ${r.label} | ${r.page} \`${r.url}\` | ${r.path} | ${r.cpuSlowdown ?? 4}× | ${r.blockingMs} | ${r.longestMs} | ${r.longestScriptMs ?? '–'} | ${r.longTasks} | ${r.slowestInputMs} | ${r.fps ?? '–'} | ${r.loadAverage.start.toFixed(2)} | ${r.withinBudget === null || r.withinBudget === undefined ? '–' : mark(r.withinBudget)} |`,
   )
-  return `${figures.protocol}. Budget (DESIGN.md, worker path): blocking ≤ ${figures.budget.blockingMs} ms, slowest input ≤ ${figures.budget.slowestInputMs} ms.
+  const beforeNote = before
+    ? ` Rows labelled \`before\` measure ${before.origin} (the build before the worker renderer: the main thread is its only path) in the same run.`
+    : ''
+  return `${figures.protocol}. Budgets: on the worker path (DESIGN.md) blocking ≤ ${figures.budget.blockingMs} ms and slowest input ≤ ${figures.budget.slowestInputMs} ms (medians); on the main-thread fallback at full CPU speed (1×), no script of ${figures.budget.fallbackTaskMs} ms or more in any run (longest script: the longest entry point in a long animation frame; a long task's rest is the browser's commit, which on this software compositor waits for the GPU process to draw a main-thread WebGL canvas).${beforeNote}
 
-| page | path | blocking ms | longest task ms | long tasks | slowest input ms | 3D fps | load avg | budget |
-|---|---|---|---|---|---|---|---|---|
+| label | page | path | CPU | blocking ms | longest task ms | longest script ms | long tasks | slowest input ms | 3D fps | load avg | budget |
+|---|---|---|---|---|---|---|---|---|---|---|---|
 ${rows.join('\n')}`
 }
 
