@@ -25,6 +25,13 @@ import { parseArgs } from 'node:util'
 import { gzipSync } from 'node:zlib'
 import { chromium } from '@playwright/test'
 import { build } from 'esbuild'
+import {
+  CHROME_ARGS,
+  CHROME_PATH,
+  CPU_SLOWDOWN,
+  MOBILE as DEVICE,
+  runBenchmark,
+} from './lib/chromium.mjs'
 
 const { values: args } = parseArgs({
   options: {
@@ -33,21 +40,6 @@ const { values: args } = parseArgs({
   },
 })
 const RUNS = Number(args.runs)
-const CHROME = process.env.CHROME_PATH || '/usr/bin/chromium'
-// The same flags as the e2e tests and bench:interaction: WebGL 2 through SwiftShader.
-const CHROME_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--enable-unsafe-swiftshader',
-]
-/** Lighthouse's mobile emulation, as in bench:interaction. */
-const DEVICE = { viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true }
-const CPU_SLOWDOWN = 4
 const POINTER_MOVES = 200
 const WHEEL_NOTCHES = 10
 /** Quiet: this long without a long task after the first frame, before the interaction. */
@@ -261,7 +253,7 @@ const kb = (bytes) => Number((bytes / 1024).toFixed(1))
 async function main() {
   const { dir, sizes } = await bundle()
   const server = await serve(dir)
-  const browser = await chromium.launch({ executablePath: CHROME, args: CHROME_ARGS })
+  const browser = await chromium.launch({ executablePath: CHROME_PATH, args: CHROME_ARGS })
   const baseline = sizes.baseline.page.initial
   const results = []
   try {
@@ -315,10 +307,4 @@ async function main() {
   writeFileSync(args.out, `${JSON.stringify(report, null, 2)}\n`)
 }
 
-main()
-  .catch((error) => {
-    console.error(error)
-    process.exitCode = 1
-  })
-  // Nothing may keep the process (and the machine's shared lock) alive once measured.
-  .finally(() => process.exit())
+runBenchmark(main)

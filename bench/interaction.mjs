@@ -18,6 +18,13 @@ import os from 'node:os'
 import { parseArgs } from 'node:util'
 import { chromium } from '@playwright/test'
 import { buildIfNeeded } from '../scripts/build-if-needed.mjs'
+import {
+  CHROME_ARGS,
+  CHROME_PATH,
+  CPU_SLOWDOWN,
+  MOBILE as DEVICE,
+  runBenchmark,
+} from './lib/chromium.mjs'
 
 const { values: args } = parseArgs({
   options: {
@@ -28,8 +35,6 @@ const { values: args } = parseArgs({
   },
 })
 const RUNS = Number(args.runs)
-/** Lighthouse's mobile CPU: 4× slower than this machine's. */
-const CPU_SLOWDOWN = 4
 /** Each `--paths` entry: a rendering path, and the CPU slowdown to run it at (4× unless `@1x`). */
 const PATHS = args.paths
   .split(',')
@@ -41,25 +46,11 @@ const PATHS = args.paths
   })
 const PORT = Number(process.env.BENCH_PORT || 3400)
 const ORIGIN = process.env.BENCH_ORIGIN || `http://127.0.0.1:${PORT}`
-const CHROME = process.env.CHROME_PATH || '/usr/bin/chromium'
-// The same flags as the e2e tests and the Lighthouse bench: WebGL 2 through SwiftShader.
-const CHROME_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--enable-unsafe-swiftshader',
-]
 
 /** DESIGN.md's budget for pages with 3D, in the worker path (median of 5). */
 export const BUDGET = { blockingMs: 50, slowestInputMs: 100 }
 /** The fallback's promise: on the main thread, at full CPU speed, no script runs 50 ms or more. */
 export const FALLBACK_TASK_MS = 50
-/** Lighthouse's mobile emulation: a Moto G Power-sized screen and a 4× slower CPU. */
-const DEVICE = { viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true }
 /** Quiet: this long after `load` without a long task (shorter than when-to-load's 5 s, so the
  * 3D is still waiting for the visitor when the scroll comes). */
 const QUIET_MS = 1500
@@ -254,7 +245,7 @@ async function main() {
   ]
   const results = []
   try {
-    browser = await chromium.launch({ executablePath: CHROME, args: CHROME_ARGS })
+    browser = await chromium.launch({ executablePath: CHROME_PATH, args: CHROME_ARGS })
     targets.push({ name: 'project', path: await projectWithViewer(), scrollTo: viewer })
     for (const entry of PATHS) {
       for (const target of targets) {
@@ -308,10 +299,4 @@ async function main() {
   writeFileSync(args.out, `${JSON.stringify(report, null, 2)}\n`)
 }
 
-main()
-  .catch((error) => {
-    console.error(error)
-    process.exitCode = 1
-  })
-  // Nothing may keep the process (and the machine's shared lock) alive once measured.
-  .finally(() => process.exit())
+runBenchmark(main)

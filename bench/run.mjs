@@ -14,6 +14,7 @@ import * as chromeLauncher from 'chrome-launcher'
 import { buildIfNeeded } from '../scripts/build-if-needed.mjs'
 import { measureBundles } from '../scripts/lib/bundles.mjs'
 import { measureImageBytes, PHONE, SETTLE_MS } from './images.mjs'
+import { CHROME_ARGS, CHROME_PATH } from './lib/chromium.mjs'
 
 const { values: args } = parseArgs({
   options: {
@@ -38,18 +39,9 @@ const RUNS = args.quick ? 1 : Number(args.runs)
 const SERVER_SECONDS = args.quick ? 3 : Number(args['server-seconds'])
 const PORT = Number(process.env.BENCH_PORT || 3400)
 const ORIGIN = `http://127.0.0.1:${PORT}`
-const CHROME = process.env.CHROME_PATH || '/usr/bin/chromium'
-const CHROME_FLAGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--enable-unsafe-swiftshader',
-]
+const CHROME = CHROME_PATH
+// Lighthouse starts Chromium itself (chrome-launcher): headless is one more flag.
+const CHROME_FLAGS = ['--headless=new', ...CHROME_ARGS]
 
 /** The DESIGN.md budgets. */
 const BUDGET = {
