@@ -12,12 +12,11 @@
 //                            every task under 50 ms at full speed)
 //   --label after            a name for this set of figures (e.g. `before` on older code)
 //   --out bench/interaction.json
-import { spawn } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import os from 'node:os'
 import { parseArgs } from 'node:util'
 import { chromium } from '@playwright/test'
-import { buildIfNeeded } from '../scripts/build-if-needed.mjs'
+import { startSite } from './lib/site-server.mjs'
 import {
   CHROME_ARGS,
   CHROME_PATH,
@@ -60,40 +59,7 @@ const KEYS_FOR_MS = 10_000
 /** Starts the production server (server/index.mjs) unless BENCH_ORIGIN names a running one. */
 async function startServer() {
   if (process.env.BENCH_ORIGIN) return () => {}
-  const env = {
-    ...process.env,
-    NEXT_TELEMETRY_DISABLED: '1',
-    SITE_URL: ORIGIN,
-    PORT: String(PORT),
-    LISTEN_HOST: '127.0.0.1',
-  }
-  buildIfNeeded(env)
-  const server = spawn(process.execPath, ['server/index.mjs'], {
-    env,
-    stdio: 'ignore',
-    detached: true,
-  })
-  const stop = () => {
-    try {
-      process.kill(-server.pid, 'SIGTERM')
-    } catch {
-      /* already stopped */
-    }
-  }
-  process.on('exit', stop)
-  const until = Date.now() + 60_000
-  while (Date.now() < until) {
-    if (
-      await fetch(`${ORIGIN}/en-us`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return stop
-    await new Promise((r) => setTimeout(r, 250))
-  }
-  stop()
-  throw new Error(`${ORIGIN} did not answer within 60 s`)
+  return (await startSite({ port: PORT, siteUrl: ORIGIN })).stop
 }
 
 /**

@@ -3,11 +3,11 @@
 // and the server's RSS before and after. `--rounds N` repeats the run against the same server and reports the RSS after each
 // round, which tells growth that levels off from a leak. Writes bench/load.json. Loopback only,
 // bounded in time, stops by itself.
-import { spawn, execFileSync } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
-import { buildIfNeeded } from '../scripts/build-if-needed.mjs'
+import { startSite } from './lib/site-server.mjs'
 
 const { values: args } = parseArgs({
   options: {
@@ -18,29 +18,9 @@ const { values: args } = parseArgs({
 })
 const PORT = Number(process.env.BENCH_PORT || 3400)
 const ORIGIN = `http://127.0.0.1:${PORT}`
-process.env.NEXT_TELEMETRY_DISABLED = '1'
 // The server works under any host; SITE_URL (a build setting) may be set to reuse a build.
-const env = {
-  ...process.env,
-  SITE_URL: process.env.SITE_URL || ORIGIN,
-  PORT: String(PORT),
-  LISTEN_HOST: '127.0.0.1',
-}
-buildIfNeeded(env)
-
-const server = spawn(process.execPath, ['server/index.mjs'], {
-  env,
-  stdio: 'ignore',
-  detached: true,
-})
-const stop = () => {
-  try {
-    process.kill(-server.pid, 'SIGTERM')
-  } catch {
-    /* already stopped */
-  }
-}
-process.on('exit', stop)
+const server = await startSite({ port: PORT, siteUrl: process.env.SITE_URL })
+const stop = server.stop
 
 /** Resident memory of the server's whole process group, in MiB. */
 function rssMiB() {
@@ -51,15 +31,6 @@ function rssMiB() {
       .filter(Boolean)
       .reduce((sum, kb) => sum + Number(kb), 0) / 1024,
   )
-}
-
-for (let i = 0; i < 240; i++) {
-  try {
-    if ((await fetch(`${ORIGIN}/en-us`)).ok) break
-  } catch {
-    /* not up yet */
-  }
-  await new Promise((r) => setTimeout(r, 250))
 }
 
 // Every internal page linked from the two home pages and the indexes, found by crawling once.
