@@ -166,7 +166,7 @@ function startRendererOn(
     return { send: (message) => worker.postMessage(message), stop: () => worker.terminate() }
   }
   // The main-thread path: the renderer module, and the first messages queued until it is here.
-  // Evaluating three.js, then R3F and drei, then starting the renderer, are tasks of their own:
+  // Evaluating three.js, then R3F and drei, then the renderer, are tasks of their own:
   // each is tens of milliseconds, and input is handled in between.
   let deliver: ((message: ToRenderer) => void) | null = null
   let stopped = false
@@ -175,11 +175,8 @@ function startRendererOn(
     .then(nextTask)
     .then(() => import('@react-three/fiber'))
     .then(nextTask)
+    // startRenderer makes its context in a task of its own.
     .then(() => import('./render/renderer'))
-    .then(async (module) => {
-      await nextTask()
-      return module
-    })
     .then(
       ({ startRenderer }) => {
         if (stopped) return
