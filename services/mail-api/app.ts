@@ -122,6 +122,11 @@ export function createMailApi(options: MailApiOptions): MailApi {
     const template = templates.get(templateId)
     if (sent.size > MAX_VARIABLES_BYTES)
       throw new EmailJsError(413, EMAILJS_TEXTS.variablesTooLarge)
+    // EmailJS takes every field of a send-form (and every template parameter of a send) as a
+    // template variable of the same name: `message_id` is one like any other, and EmailJS has no
+    // id of its own a page could show. Here it names the `.eml`, its X-Facet-Message-Id and the
+    // dedupe key; a request without a usable one (an empty field, another client's) gets an id
+    // made here (Facet's choice), which no visitor was shown.
     const given = sent.params.message_id
     const id = given && MESSAGE_ID.test(given) ? given : randomUUID()
     if (options.dedupe && (storing.has(id) || outbox.has(id))) return

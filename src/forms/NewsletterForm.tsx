@@ -12,7 +12,11 @@ import styles from './forms.module.css'
 
 const EMPTY: NewsletterFields = { email: '' }
 
-/** The newsletter sign-up: the `<form>` itself is sent with `emailjs.sendForm`. */
+/**
+ * The newsletter sign-up, sent with `emailjs.sendForm`: the form sent is built from the message
+ * saved in the outbox (its e-mail, `message_id` and `lang`), the same on the first attempt and
+ * on every retry (`formOf` in delivery.ts says why not this live form).
+ */
 export default function NewsletterForm({
   label,
   messages,
@@ -44,10 +48,9 @@ export default function NewsletterForm({
       className={styles.form}
       noValidate
       onFocus={preload}
-      onSubmit={(event) => {
-        const form = event.currentTarget
-        return handleSubmit((values) => submit(values, trap.current?.value ?? '', form))(event)
-      }}
+      onSubmit={(event) =>
+        handleSubmit((values) => submit(values, trap.current?.value ?? ''))(event)
+      }
     >
       <Field
         id={`${id}-email`}
@@ -60,10 +63,7 @@ export default function NewsletterForm({
         autoComplete="email"
         maxLength={LIMITS.email}
       />
-      {/* Filled just before sending, so sendForm carries them. */}
-      <input type="hidden" name="message_id" defaultValue="" />
-      <input type="hidden" name="lang" defaultValue={lang} />
-      {/* No name: the trap is never part of what sendForm sends. */}
+      {/* No name: the trap is never part of a message. */}
       <div className={styles.trap} aria-hidden="true">
         <label htmlFor={`${id}-website`}>{messages.honeypotLabel}</label>
         <input

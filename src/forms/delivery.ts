@@ -43,7 +43,14 @@ export function backoff(attempts: number): number {
 export type DeliveryResult =
   { ok: true; message: OutboxMessage } | { ok: false; message: OutboxMessage; error: MailError }
 
-/** Builds a detached `<form>` holding `fields`, for `sendForm` on a retry. */
+/**
+ * The `<form>` that `sendForm` sends for a newsletter message: built from the message as saved in
+ * the outbox, on the first attempt and on every retry alike, so every request carries the saved
+ * `message_id` (the reference the visitor is shown). Never the live form on the page: React puts
+ * an uncontrolled hidden input back to its `defaultValue` on the next render (a hidden input's
+ * value is its `value` attribute), and the "sending" status renders before `sendForm` reads the
+ * form, so the live form went out with an empty `message_id` and the mail API made up its own.
+ */
 export function formOf(fields: Record<string, string>): HTMLFormElement {
   const form = document.createElement('form')
   for (const [name, value] of Object.entries(fields)) {
@@ -84,20 +91,15 @@ async function exclusively<T>(id: string, send: () => Promise<T>): Promise<T | u
 export async function attemptDelivery(
   message: OutboxMessage,
   options: PublicMailOptions,
-  liveForm?: HTMLFormElement,
 ): Promise<DeliveryResult | undefined> {
   return exclusively(message.id, async () => {
     const current = await getMessage(message.id)
     if (!current || current.attempts !== message.attempts) return undefined
-    return send(message, options, liveForm)
+    return send(message, options)
   })
 }
 
-async function send(
-  message: OutboxMessage,
-  options: PublicMailOptions,
-  liveForm?: HTMLFormElement,
-): Promise<DeliveryResult> {
+async function send(message: OutboxMessage, options: PublicMailOptions): Promise<DeliveryResult> {
   const parsed = messageSchemas[message.form].safeParse(message.fields)
   if (!parsed.success) {
     // Never send what the schema refuses (an old or tampered entry): hold it for the visitor.
@@ -107,7 +109,7 @@ async function send(
   }
   try {
     if (message.form === 'contact') await sendContact(options, message.fields)
-    else await sendNewsletter(options, liveForm ?? formOf(message.fields))
+    else await sendNewsletter(options, formOf(message.fields))
   } catch (thrown) {
     const error = toMailError(thrown)
     const attempts = message.attempts + 1
@@ -129,10 +131,9 @@ async function send(
 export async function submitMessage(
   message: OutboxMessage,
   options: PublicMailOptions,
-  liveForm?: HTMLFormElement,
 ): Promise<DeliveryResult | undefined> {
   await putMessage(message)
-  return attemptDelivery(message, options, liveForm)
+  return attemptDelivery(message, options)
 }
 
 /**

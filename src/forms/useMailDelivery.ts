@@ -157,10 +157,11 @@ export function useMailDelivery({
 
   /**
    * Sends the visitor's fields once: a second submit while the first is in flight does nothing.
-   * `honeypot` is the trap field's value; `liveForm` the `<form>` for `sendForm`.
+   * `honeypot` is the trap field's value. The message saved here (its id among its fields) is
+   * what every attempt sends, the first one and each retry.
    */
   const submit = useCallback(
-    async (fields: Record<string, string>, honeypot: string, liveForm?: HTMLFormElement) => {
+    async (fields: Record<string, string>, honeypot: string) => {
       if (busy.current) return
       busy.current = true
       try {
@@ -186,13 +187,6 @@ export function useMailDelivery({
           nextAttemptAt: Date.now(),
           state: 'pending',
         }
-        if (liveForm) {
-          // sendForm sends the form's own fields: make sure the id and language are among them.
-          for (const name of ['message_id', 'lang'] as const) {
-            const input = liveForm.elements.namedItem(name) as HTMLInputElement | null
-            if (input) input.value = message.fields[name]
-          }
-        }
         let delivery: typeof import('./delivery')
         try {
           delivery = await import('./delivery')
@@ -211,7 +205,7 @@ export function useMailDelivery({
           return
         }
         try {
-          const result = await delivery.submitMessage(message, options, liveForm)
+          const result = await delivery.submitMessage(message, options)
           if (result) onResult(result)
           if (result && !result.ok && result.error.retryable) void flush()
         } catch {

@@ -35,6 +35,19 @@ async function delivered(marker: string): Promise<Email[]> {
 }
 
 /**
+ * The outbox file holding `marker`, with its name and its X-Facet-Message-Id: what an operator
+ * looking up a visitor's reference finds.
+ */
+async function deliveredFile(marker: string): Promise<{ name: string; header?: string }> {
+  await expectOneCopy(marker)
+  const name = readdirSync(OUTBOX).find(
+    (n) => n.endsWith('.eml') && readFileSync(path.join(OUTBOX, n)).includes(marker),
+  )!
+  const email = await PostalMime.parse(readFileSync(path.join(OUTBOX, name)))
+  return { name, header: email.headers.find((h) => h.key === 'x-facet-message-id')?.value }
+}
+
+/**
  * Waits until `count` copies of the message with `marker` are in the outbox. The mail API, like
  * EmailJS, stores every request it accepts: each copy here is one request the site's delivery
  * made and EmailJS would have sent. Called once the form said "sent", when the site has stopped
@@ -101,6 +114,8 @@ test('a contact message typed in the browser arrives in the outbox with every fi
   expect(email.text).toContain(fields.message)
   expect(email.text).toContain(`Message id: ${id}`)
   expect(email.text).toContain('Language: en-us')
+  // The reference the visitor was shown is the delivered message's file and id.
+  expect(await deliveredFile(marker)).toEqual({ name: `${id}.eml`, header: id })
   // The form is ready for another message.
   await expect(contactForm(page).getByLabel(C.message_label)).toHaveValue('')
 })
@@ -119,7 +134,37 @@ test('the newsletter signs up through send-form', async ({ page }) => {
   const email = await expectOneCopy(address)
   expect(email.subject).toBe('[Newsletter] New subscriber')
   expect(email.text).toContain(`E-mail: ${address}`)
-  expect(email.text).toMatch(/Message id: [0-9a-f-]{36}/)
+  // The reference the visitor was shown is the delivered message's file, header and text.
+  const shown = await form.getByRole('status').locator('[data-message-id]').textContent()
+  expect(shown).toMatch(/^[0-9a-f-]{36}$/)
+  expect(await deliveredFile(address)).toEqual({ name: `${shown}.eml`, header: shown })
+  expect(email.text).toContain(`Message id: ${shown}`)
+})
+
+test('a newsletter sign-up retried from the outbox after a 500 keeps its reference', async ({
+  page,
+}) => {
+  const address = `retry-${randomUUID().slice(0, 8)}@example.com`
+  const ids: string[] = []
+  await page.route(SEND_FORM, async (route) => {
+    const body = route.request().postDataBuffer()?.toString('utf8') ?? ''
+    ids.push(/name="message_id"\r\n\r\n([^\r]*)\r\n/.exec(body)?.[1] ?? '(none)')
+    if (ids.length === 1) return route.fulfill({ status: 500, body: 'Internal Server Error' })
+    return route.continue()
+  })
+  await page.goto('/en-us/contact')
+  const form = page.locator('.slice-newsletter form')
+  await expect(form.getByRole('button', { name: N.submit_label })).toBeEnabled()
+  await page.waitForTimeout(1_600)
+  await form.getByLabel(N.email_label).fill(address)
+  await form.getByRole('button', { name: N.submit_label }).click()
+  await expect(form.getByRole('status')).toContainText(N.queued_message)
+  const queued = await form.getByRole('status').locator('[data-message-id]').textContent()
+  await expect(form.getByRole('status')).toContainText(N.success_message, { timeout: 20_000 })
+  const shown = await form.getByRole('status').locator('[data-message-id]').textContent()
+  expect(shown).toBe(queued)
+  expect(ids).toEqual([shown, shown])
+  expect(await deliveredFile(address)).toEqual({ name: `${shown}.eml`, header: shown })
 })
 
 for (const fault of ['network abort', '500', '429'] as const) {

@@ -384,6 +384,33 @@ describe('POST /api/v1.0/email/send-form', () => {
     expect(email.text).not.toContain('user_id')
   })
 
+  test('names the .eml and its X-Facet-Message-Id after the form’s message_id', async () => {
+    const { url, outboxDir } = await start()
+    expect((await sendForm(url, newsletterForm())).status).toBe(200)
+    const id = newsletterForm().get('message_id')
+    expect(emlFiles(outboxDir)).toEqual([`${id}.eml`])
+    const email = await PostalMime.parse(readFileSync(path.join(outboxDir, `${id}.eml`)))
+    expect(email.headers.find((h) => h.key === 'x-facet-message-id')?.value).toBe(id)
+    expect(email.text).toContain(`Message id: ${id}`)
+  })
+
+  test('with the dedupe option, keys a repeated send-form on its message_id', async () => {
+    const { url, outboxDir } = await start({ dedupe: true })
+    expect((await sendForm(url, newsletterForm())).status).toBe(200)
+    expect((await sendForm(url, newsletterForm())).status).toBe(200)
+    expect(emlFiles(outboxDir)).toEqual([`${newsletterForm().get('message_id')}.eml`])
+  })
+
+  test('an empty message_id (what a reset hidden input sends) is not the one stored', async () => {
+    // The fault the site had: the mail API can only make up an id, which no visitor was shown.
+    const { url, outboxDir } = await start()
+    const form = newsletterForm()
+    form.set('message_id', '')
+    expect((await sendForm(url, form)).status).toBe(200)
+    const [file] = emlFiles(outboxDir)
+    expect(file).toMatch(/^[0-9a-f-]{36}\.eml$/)
+  })
+
   test('returns 400 user_id required for an empty form', async () => {
     const { url } = await start()
     const response = await sendForm(url, new FormData())
