@@ -4,6 +4,7 @@ import { notFound } from 'next/navigation'
 import { getToolbarSrc } from '@prismicio/client'
 import { PreviewEvents } from '@/components/PreviewEvents'
 import { getConfig } from '@/lib/config'
+import { directionOf } from '@/lib/direction'
 import { getLanguages } from '@/lib/content/languages'
 import { getSettings } from '@/lib/content/queries'
 import { contentEndpoint, repositoryName } from '@/prismicio'
@@ -39,7 +40,9 @@ export const viewport: Viewport = {
 }
 
 /**
- * The root layout of each language: `<html lang>` follows the route. The header, footer, 404
+ * The root layout of each language: `<html lang dir>` follows the route (the direction from the
+ * language alone: src/lib/direction.ts), so every page of a language, its 404 included, is
+ * server-rendered in its direction. The header, footer, 404
  * and error page live one level down, in `(site)/layout.tsx`: Next server-renders a 404 only
  * when its boundary sits below the root layout.
  */
@@ -50,7 +53,7 @@ export default async function LangLayout({ children, params }: Props & { childre
   const settings = await getSettings(lang)
   const hosted = getConfig().content.mode === 'hosted'
   return (
-    <html lang={lang}>
+    <html lang={lang} dir={directionOf(lang)}>
       <body>
         <a className="skip-link" href="#main">
           {settings.data.skip_link_label}
