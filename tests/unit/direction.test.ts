@@ -8,18 +8,19 @@ afterEach(() => vi.unstubAllGlobals())
 
 /** Intl.Locale as a runtime without some of its features has it. */
 function withoutLocaleFeatures(...missing: ('textInfo' | 'maximize')[]) {
-  class Limited extends Intl.Locale {
-    get textInfo() {
-      return undefined
-    }
-    get getTextInfo() {
-      return undefined
-    }
-    get maximize() {
-      return (missing.includes('maximize') ? undefined : super.maximize) as never
-    }
+  const hidden = new Set<PropertyKey>(['textInfo', 'getTextInfo', ...missing])
+  const Locale = Intl.Locale
+  function Limited(tag: string) {
+    const locale = new Locale(tag)
+    return new Proxy(locale, {
+      get(target, key) {
+        if (hidden.has(key)) return undefined
+        const value: unknown = Reflect.get(target, key, target)
+        return typeof value === 'function' ? value.bind(target) : value
+      },
+    })
   }
-  vi.stubGlobal('Intl', { ...Intl, Locale: Limited })
+  vi.stubGlobal('Intl', { Locale: Limited as unknown as typeof Intl.Locale })
 }
 
 describe('directionOf', () => {

@@ -33,7 +33,7 @@ const options: PublicMailOptions = {
 
 function message(form: 'contact' | 'newsletter'): OutboxMessage {
   const id = crypto.randomUUID()
-  const visitor =
+  const visitor: Record<string, string> =
     form === 'contact'
       ? { name: 'Ann', email: 'ann@example.com', subject: 'Hi', message: 'Hello' }
       : { email: 'reader@example.com' }
@@ -55,8 +55,7 @@ function read(url: string, init: RequestInit): Sent {
   const fields: Record<string, string[]> = {}
   const add = (key: string, value: unknown) => (fields[key] ??= []).push(String(value))
   if (init.body instanceof FormData) for (const [k, v] of init.body.entries()) add(k, v)
-  else
-    for (const [k, v] of Object.entries(JSON.parse(String(init.body)).template_params)) add(k, v)
+  else for (const [k, v] of Object.entries(JSON.parse(String(init.body)).template_params)) add(k, v)
   return { url, fields }
 }
 
