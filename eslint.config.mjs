@@ -24,6 +24,7 @@ export default defineConfig([
     '.next/**',
     '.next-foreign/**',
     '.next-pushed/**',
+    '.next-rtl/**',
     'node_modules/**',
     '.data/**',
     'test-results/**',

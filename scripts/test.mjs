@@ -110,6 +110,9 @@ function playwrightSuite(label, name, config) {
 
 // The site built against a content folder no test has seen, served by the standalone content API.
 playwrightSuite('foreign content (playwright)', 'foreign content', 'foreign')
+// The sample content with a right-to-left language added as an editor would (ar-ae, by
+// tests/fixtures/rtl-content.ts), built in its own dist dir by the same server script.
+playwrightSuite('right-to-left language (playwright)', 'right-to-left language', 'rtl')
 // The site built against a repository prismic:push filled from content/, compared page by page
 // with the main build.
 if (buildOk) playwrightSuite('pushed repository (playwright)', 'pushed repository', 'pushed')
