@@ -2,6 +2,7 @@ import path from 'node:path'
 import { createContentApi, type ContentApi } from '@services/content-api/app'
 import { unstable_cache } from 'next/cache'
 import { getConfig } from '@/lib/config'
+import { SRCSET_WIDTHS } from '@/lib/content/srcset-widths'
 
 /** Where the site mounts the embedded content API. */
 export const EMBEDDED_BASE_PATH = '/local/prismic'
@@ -22,6 +23,7 @@ export function getEmbeddedContentApi(): ContentApi {
       basePath: EMBEDDED_BASE_PATH,
       accessToken: config.content.accessToken,
       watch: process.env.NODE_ENV === 'development',
+      priorityWidths: SRCSET_WIDTHS,
     })
   }
   return api
