@@ -389,7 +389,10 @@ describe('media URLs name their bytes, and renders are bounded', () => {
   })
 
   const poster = async () => {
-    const client = prismic.createClient('facet-media', { documentAPIEndpoint: served.endpoint })
+    type Card = prismic.PrismicDocument<{ poster: prismic.ImageField }, 'card'>
+    const client = prismic.createClient<Card>('facet-media', {
+      documentAPIEndpoint: served.endpoint,
+    })
     return (await client.getByUID('card', 'one')).data.poster as prismic.FilledImageFieldImage
   }
 
