@@ -6,8 +6,8 @@ export const DEFAULT_PURGE_SETTLE_MS: number
 export function tagForCdn(req: IncomingMessage, res: ServerResponse, pathname: string): void
 /** Sends one purge of `tags` to `url`; rejects when it fails. */
 export type PurgeSender = (url: string, tags: string[]) => Promise<void>
-/** Varnish's purge: `BAN` with `Surrogate-Key`. */
-export const banByTag: PurgeSender
+/** Varnish's purge (docs/cdn/varnish.vcl): `PURGE` with `Surrogate-Key`. */
+export const purgeByTag: PurgeSender
 export type CdnPurge = {
   /** Purges `tags` now and after the settle delay; true when both succeeded. */
   purge: (tags?: string[]) => Promise<boolean>

@@ -40,19 +40,20 @@ export function tagForCdn(req, res, pathname) {
 }
 
 /**
- * The purge Varnish's configuration (docs/cdn/varnish.vcl) answers: `BAN <url>` with the tags in
- * `Surrogate-Key`, separated by spaces; any 2xx is success. A hosted CDN takes another `send`
- * of the same shape, `(url, tags) => Promise<void>` (docs/deploy.md gives Fastly's and
- * Cloudflare's).
+ * The purge Varnish's configuration (docs/cdn/varnish.vcl) answers: `PURGE <url>` with the tags
+ * in `Surrogate-Key`, separated by spaces; any 2xx is success. (PURGE rather than Varnish's
+ * customary BAN: a relay in front of a hosted CDN's API can be any HTTP server, and Node's, for
+ * one, refuses methods it does not know with 400.) A hosted CDN takes another `send` of the same
+ * shape, `(url, tags) => Promise<void>` (docs/deploy.md gives Fastly's and Cloudflare's).
  */
-export async function banByTag(url, tags) {
+export async function purgeByTag(url, tags) {
   const response = await fetch(url, {
-    method: 'BAN',
+    method: 'PURGE',
     headers: { 'Surrogate-Key': tags.join(' ') },
     signal: AbortSignal.timeout(PURGE_TIMEOUT_MS),
   })
   await response.body?.cancel()
-  if (!response.ok) throw new Error(`${url} answered ${response.status} to BAN`)
+  if (!response.ok) throw new Error(`${url} answered ${response.status} to PURGE`)
 }
 
 /**
@@ -62,7 +63,7 @@ export async function banByTag(url, tags) {
  */
 export function createCdnPurge({
   url,
-  send = banByTag,
+  send = purgeByTag,
   settleMs = DEFAULT_PURGE_SETTLE_MS,
   log = console,
 } = {}) {
