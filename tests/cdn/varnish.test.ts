@@ -166,7 +166,7 @@ describe('Varnish in front of the site (docs/cdn/varnish.vcl)', () => {
     const file = path.join(contentDir, 'documents/page/about/en-us.json')
     const doc = JSON.parse(readFileSync(file, 'utf8'))
     const original = doc.data.title as string
-    expect((await get(`${varnish.origin}/en-us/about`)).text).toContain(original)
+    expect((await get(`${varnish.origin}/en-us/about`)).text.includes(original)).toBe(true)
 
     const changed = `Published through the CDN ${Date.now()}`
     doc.data.title = changed
@@ -174,17 +174,18 @@ describe('Varnish in front of the site (docs/cdn/varnish.vcl)', () => {
     // Edited, not yet published: Varnish keeps the page it has.
     const before = await get(`${varnish.origin}/en-us/about`)
     expect(fromCache(before.headers)).toBe(true)
-    expect(before.text).toContain(original)
+    expect(before.text.includes(original), 'the published title, kept').toBe(true)
 
     await publish()
     const took = await withinPublishBudget(async () => {
-      expect((await get(`${varnish.origin}/en-us/about`)).text).toContain(changed)
+      const html = (await get(`${varnish.origin}/en-us/about`)).text
+      expect(html.includes(changed), 'the new title through Varnish').toBe(true)
     })
     console.log(`publish seen through Varnish after ${took} ms`)
     // The new page is kept in turn: the long shared lifetime stays.
     await vi.waitFor(async () => {
       const kept = await get(`${varnish.origin}/en-us/about`)
-      expect(kept.text).toContain(changed)
+      expect(kept.text.includes(changed), 'the new title, kept').toBe(true)
       expect(fromCache(kept.headers)).toBe(true)
     })
   })
@@ -266,12 +267,12 @@ describe('Varnish in front of the site (docs/cdn/varnish.vcl)', () => {
     for (let round = 0; round < 2; round++) {
       const previewed = await get(`${varnish.origin}/en-us/about`, { headers: { cookie } })
       expect(previewed.status).toBe(200)
-      expect(previewed.text).toContain(draft)
+      expect(previewed.text.includes(draft), 'the draft title in the preview').toBe(true)
       expect(fromCache(previewed.headers)).toBe(false)
     }
     // Nor did the draft get into the cache: a visitor still gets the published page.
     const visitor = await get(`${varnish.origin}/en-us/about`)
-    expect(visitor.text).not.toContain(draft)
+    expect(visitor.text.includes(draft), 'the draft title for a visitor').toBe(false)
   })
 
   it('never serves the mail API or the probes from the cache', async () => {

@@ -7,10 +7,17 @@ import { SRCSET_WIDTHS } from '@/lib/content/srcset-widths'
 /** Where the site mounts the embedded content API. */
 export const EMBEDDED_BASE_PATH = '/local/prismic'
 
-let api: ContentApi | undefined
+/**
+ * Where the process keeps its one embedded content API. Next.js bundles route handlers and pages
+ * separately, each with its own copy of this module: a module variable would give the webhook
+ * (a route handler) an API of its own, and its reload would never reach the pages' API.
+ */
+const PROCESS_KEY = Symbol.for('facet.embeddedContentApi')
+const processWide = globalThis as { [PROCESS_KEY]?: ContentApi }
 
 /** The embedded content API over `CONTENT_DIR` (default `content/`), created once per process. */
 export function getEmbeddedContentApi(): ContentApi {
+  let api = processWide[PROCESS_KEY]
   if (!api) {
     const config = getConfig()
     if (config.content.mode !== 'local')
@@ -25,6 +32,7 @@ export function getEmbeddedContentApi(): ContentApi {
       watch: process.env.NODE_ENV === 'development',
       priorityWidths: SRCSET_WIDTHS,
     })
+    processWide[PROCESS_KEY] = api
   }
   return api
 }
