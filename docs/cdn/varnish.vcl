@@ -39,8 +39,9 @@ sub vcl_recv {
         if (req.http.Surrogate-Key !~ "^[A-Za-z0-9_.:-]+( [A-Za-z0-9_.:-]+)*$") {
             return (synth(400, "Surrogate-Key must name one or more tags, separated by spaces"));
         }
-        # Tested on obj.* only, so the ban lurker clears matching objects in the background.
-        ban("obj.http.Surrogate-Key ~ (^| )(" + regsuball(req.http.Surrogate-Key, " ", "|") + ")( |$)");
+        # Tested on obj.* only, so the ban lurker clears matching objects in the background. No
+        # space in the expression's argument: ban() ends it at the first one.
+        ban("obj.http.Surrogate-Key ~ (^|\s)(" + regsuball(req.http.Surrogate-Key, " ", "|") + ")(\s|$)");
         return (synth(200, "Purged"));
     }
     if (req.method != "GET" && req.method != "HEAD") {
