@@ -74,9 +74,8 @@ export const DEFAULT_PRIORITY_WIDTHS = [640, 828, 1200, 2048, 3840]
  *   These are few per image (widths × formats), each made once and then served from the disk
  *   cache, so no client can make unbounded work of them. Two renders at once, 64 waiting.
  * - **Other lane**: everything else (any size, quality or format a client makes up). One render at
- *   a time, two waiting; past that, a quick 503 with `Retry-After` instead of a wait (imgix
- *   bounds its renders too, and answers an overloaded origin with errors rather than holding
- *   the connection).
+ *   a time, two waiting, and each starts only while the pages' lane is idle; past that, a quick
+ *   503 with `Retry-After` instead of a wait (our choice; imgix bounds its renders too).
  *
  * Renders are CPU-bound and libvips is threaded: the two lanes share the cores, and a page's
  * image renders beside the slowest client render instead of behind it (measured in
@@ -103,12 +102,23 @@ export class RenderRefused extends Error {
 function lane(name: keyof typeof RENDER_LANES) {
   const { concurrency, waiting } = RENDER_LANES[name]
   const limit = pLimit(concurrency)
-  return <T>(job: () => Promise<T>): Promise<T> => {
+  const idle: (() => void)[] = []
+  const run = <T>(job: () => Promise<T>): Promise<T> => {
     if (limit.activeCount + limit.pendingCount >= concurrency + waiting)
       return Promise.reject(new RenderRefused(name))
-    return limit(job)
+    return limit(job).finally(() => {
+      if (limit.activeCount + limit.pendingCount === 0) for (const wake of idle.splice(0)) wake()
+    })
   }
+  return Object.assign(run, {
+    /** Resolves once nothing runs or waits in this lane. */
+    idle: (): Promise<void> =>
+      limit.activeCount + limit.pendingCount === 0
+        ? Promise.resolve()
+        : new Promise((resolve) => idle.push(resolve)),
+  })
 }
+
 /** Sources' sizes and formats, remembered by file version (a header read each is cheap, not free). */
 const MAX_SOURCES = 1000
 
@@ -132,7 +142,14 @@ export function createMediaHandler(
 ) {
   let cache: VariantCache | undefined
   const variants = () => (cache ??= createVariantCache(cacheOptions))
-  const lanes = { page: lane('page'), other: lane('other') }
+  const page = lane('page')
+  const other = lane('other')
+  // A render of the other lane starts only while no page's render runs or waits: one already
+  // running goes on (a render cannot be paused), the next waits its turn behind pages.
+  const lanes = {
+    page,
+    other: <T>(job: () => Promise<T>) => other(() => page.idle().then(job)),
+  }
   const widths = new Set(priorityWidths)
   const sources = new Map<string, Promise<SourceInfo>>()
 
