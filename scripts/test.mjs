@@ -1,7 +1,8 @@
 // `npm test`: format, lint, types, content check, units and conformance (Vitest), then the
 // production build, the bundle budgets (scripts/check-bundles.mjs), end-to-end tests
-// (Playwright, real Chromium) and two nodes sharing one Redis (Vitest, tests/nodes/). Every stage
-// runs even when an earlier one fails, and the last line sums them all: `tests: N passed, N failed`.
+// (Playwright, real Chromium), two nodes sharing one Redis (Vitest, tests/nodes/) and Varnish in
+// front of the site (Vitest, tests/cdn/). Every stage runs even when an earlier one fails, and
+// the last line sums them all: `tests: N passed, N failed`.
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
@@ -89,6 +90,10 @@ if (!buildOk) {
 // Several nodes on that build sharing one Redis (tests/nodes/): the webhook on one purges all.
 if (buildOk)
   vitest('several nodes (vitest)', 'several-nodes', ['--config', 'vitest.nodes.config.ts'])
+
+// Varnish in front of the production server on that build (tests/cdn/): publishes, replaced
+// images and bounded image renders through a CDN.
+if (buildOk) vitest('CDN (vitest, varnish)', 'cdn', ['--config', 'vitest.cdn.config.ts'])
 
 /** A Playwright suite with its own config, counted from its JSON report under `name`. */
 function playwrightSuite(label, name, config) {

@@ -5,9 +5,11 @@
 // drains requests in flight on SIGTERM or SIGINT. `npm start` runs it after building; the
 // benchmarks and the e2e tests run it too.
 //
-// PORT (default 3000) and LISTEN_HOST (default all interfaces) say where it listens.
+// PORT (default 3000) and LISTEN_HOST (default all interfaces) say where it listens;
+// CDN_PURGE_URL, where a publish purges the CDN in front (server/cdn.mjs).
 import { createServer } from 'node:http'
 import { createStaticHandler } from '../scripts/lib/static-assets.mjs'
+import { createCdnPurge } from './cdn.mjs'
 import { createHealth } from './health.mjs'
 import { DEFAULT_DRAIN_MS, drainOnSignals } from './shutdown.mjs'
 import { DEFAULT_MAX_CONCURRENT, createSiteListener, prerenderedPaths } from './site.mjs'
@@ -42,6 +44,8 @@ const server = createServer(
     prerendered: prerenderedPaths(distDir),
     health,
     maxConcurrent: Number(process.env.FACET_MAX_CONCURRENT_REQUESTS || DEFAULT_MAX_CONCURRENT),
+    // A publish purges the CDN in front, when there is one (docs/deploy.md).
+    cdn: createCdnPurge({ url: process.env.CDN_PURGE_URL }),
   }),
 )
 server.listen(port, hostname, () => {

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { CdnPurge } from './cdn.mjs'
 import type { createHealth } from './health.mjs'
 import type { createPageCache } from './page-cache.mjs'
 
@@ -13,5 +14,6 @@ export function createSiteListener(options: {
   health?: ReturnType<typeof createHealth>
   maxConcurrent?: number
   pageCache?: ReturnType<typeof createPageCache>
+  cdn?: CdnPurge
   log?: Pick<Console, 'error' | 'warn'>
 }): (req: IncomingMessage, res: ServerResponse) => void

@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import compression from 'compression'
 import pLimit from 'p-limit'
+import { CONTENT_TAG, tagForCdn } from './cdn.mjs'
 import { HELD, holdHtml } from './hold-html.mjs'
 import { createPageCache, isSharedPage, pageKey, preparePage, sendPage } from './page-cache.mjs'
 
@@ -40,7 +41,8 @@ function pathnameOf(url) {
 
 /**
  * The request listener. `handle` is Next's request handler; `serveStatic` answers build assets
- * or returns false; `prerendered` lists the prerendered paths; `health` answers the probes.
+ * or returns false; `prerendered` lists the prerendered paths; `health` answers the probes;
+ * `cdn` (server/cdn.mjs) purges the CDN after a successful webhook.
  */
 export function createSiteListener({
   handle,
@@ -49,6 +51,7 @@ export function createSiteListener({
   health,
   maxConcurrent = DEFAULT_MAX_CONCURRENT,
   pageCache = createPageCache(),
+  cdn,
   log = console,
 }) {
   const inTurn = pLimit(maxConcurrent)
@@ -109,12 +112,16 @@ export function createSiteListener({
     if (health?.answer(req, res)) return
     const pathname = pathnameOf(req.url)
     if (pathname.startsWith('/_next/static/') && serveStatic(req, res)) return
+    tagForCdn(req, res, pathname)
     const key = pageKey(req)
     const kept = key === undefined ? undefined : pageCache.fresh(key)
     if (kept) return send(req, res, kept)
     if (req.method === 'POST' && pathname === REVALIDATE_PATH) {
       res.once('finish', () => {
-        if (res.statusCode === 200) pageCache.clear()
+        if (res.statusCode !== 200) return
+        pageCache.clear()
+        // Once this node is fresh: the CDN fetches again from here, or from a node that is.
+        void cdn?.purge([CONTENT_TAG])
       })
     }
     if (isOnDemand(req, pathname, key)) void inTurn(() => answer(req, res, key))

@@ -20,7 +20,7 @@ const NOT_FOUND_SEGMENT = '404'
 
 /**
  * How long a shared cache (a CDN) may keep a 404: briefly, because publishing a document at
- * that path must show soon, and the webhook cannot purge a CDN.
+ * that path must show soon, also behind a CDN the webhook does not purge (no CDN_PURGE_URL).
  */
 const NOT_FOUND_CACHE_CONTROL = 'public, max-age=0, s-maxage=60'
 

@@ -30,6 +30,7 @@ import { applyGraphQuery, GraphQueryError, parseGraphQuery, type Selection } fro
 import { filterSchema, formatProblems, loadChecked, loadModels, uniqueProblems } from './validate'
 import { createWriteApp, MIGRATION_RELEASE, type WriteApiOptions, type WriteApp } from './write'
 import { createMediaHandler, type MediaCacheOptions } from './images/media'
+import { mediaHash, withVersion } from './images/version'
 
 /**
  * The embedded, Prismic-compatible Content API: a Web-standard `Request → Response` handler
@@ -62,6 +63,8 @@ export type ContentApiOptions = {
   previewUrl?: string
   /** Where image variants are kept on disk (default `.data/media-cache`, 256 MB). */
   mediaCache?: MediaCacheOptions
+  /** The widths the site's `srcset`s ask for, rendered ahead of others (./images/media.ts). */
+  priorityWidths?: readonly number[]
 }
 
 /** Thrown when the content folder is invalid; its message is the full report. */
@@ -99,6 +102,11 @@ export type ContentApi = {
   content: () => LoadedContent
   /** Image variants made so far and the bytes the disk cache holds. */
   mediaStats: () => { made: number; bytes: number; entries: number }
+  /**
+   * Reads the folder again before the next answer, as a publish on Prismic does (the site's
+   * webhook calls it in local mode); the master ref moves if the content changed.
+   */
+  reload: () => void
   close: () => void
 }
 
@@ -212,7 +220,7 @@ export function createContentApi(options: ContentApiOptions): ContentApi {
   })
 
   // Media as Prismic's image CDN serves it: imgix parameters applied (./images/media.ts).
-  const media = createMediaHandler(options.mediaCache)
+  const media = createMediaHandler(options.mediaCache, { priorityWidths: options.priorityWidths })
   app.get(`${base}/media/*`, (c) => {
     const rel = decodeURIComponent(new URL(c.req.url).pathname.slice(`${base}/media/`.length))
     if (rel.split('/').includes('..')) return c.body(null, 404)
@@ -239,6 +247,9 @@ export function createContentApi(options: ContentApiOptions): ContentApi {
     store: () => current().master.store,
     content: current,
     mediaStats: media.stats,
+    reload: () => {
+      dirty = true
+    },
     close: () => watcher?.close(),
   }
 }
@@ -576,10 +587,35 @@ async function search(
       }),
     ),
   }
-  const json = JSON.stringify(body).replaceAll(API_TOKEN, apiUrl).replaceAll(MEDIA_TOKEN, mediaBase)
+  const json = withMediaUrls(
+    JSON.stringify(body).replaceAll(API_TOKEN, apiUrl),
+    mediaBase,
+    content.master.store,
+  )
   return new Response(json, {
     status: 200,
     headers: { 'Content-Type': 'application/json; charset=utf-8' },
+  })
+}
+
+/** A media URL as the store writes it into a JSON string: path, then the query if any. */
+const STORED_MEDIA_URL = new RegExp(`${MEDIA_TOKEN}/([^"?\\\\]*)(\\?[^"\\\\]*)?`, 'g')
+/** Each media file's hash, by store (a new load of the folder hashes again). */
+const mediaHashes = new WeakMap<ContentStore, Map<string, string | undefined>>()
+
+/**
+ * The media URLs of an answer, absolute under `mediaBase`, each with the hash of the file's bytes
+ * (`v=`, ./images/version.ts), so a replaced file is a new URL.
+ */
+function withMediaUrls(json: string, mediaBase: string, store: ContentStore): string {
+  let hashes = mediaHashes.get(store)
+  if (!hashes) mediaHashes.set(store, (hashes = new Map()))
+  return json.replace(STORED_MEDIA_URL, (_, rel: string, query: string | undefined) => {
+    if (!hashes.has(rel)) {
+      const file = path.join(store.dir, 'media', ...rel.split('/').map(decodeURIComponent))
+      hashes.set(rel, mediaHash(file))
+    }
+    return withVersion(`${mediaBase}/${rel}${query ?? ''}`, hashes.get(rel))
   })
 }
 

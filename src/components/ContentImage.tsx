@@ -7,6 +7,7 @@ import {
   type ImageField,
 } from '@prismicio/client'
 import { mediaSrcSet, mediaUrl } from '@/lib/content/media-url'
+import { SRCSET_WIDTHS } from '@/lib/content/srcset-widths'
 
 type Props = {
   field: ImageField | null | undefined
@@ -18,14 +19,6 @@ type Props = {
   /** The LCP image: preloaded from the head, fetched first, never lazy. */
   priority?: boolean
 }
-
-/**
- * The widths a `srcset` offers, in pixels: from a 4rem portrait on a phone (64 CSS px, 112 to 192
- * device px) to a full-width image on a wide, dense screen. Finer than the official helpers'
- * default (640, 828, 1200, 2048, 3840), whose smallest step sends a phone 640 px for a 112 px
- * portrait.
- */
-const WIDTHS = [160, 320, 480, 640, 828, 1080, 1280, 1600, 2048]
 
 /** A vector image has one file for every screen: the image CDN passes SVG through as it is. */
 function isVector(url: string): boolean {
@@ -49,7 +42,7 @@ export function imageSources(field: FilledImageFieldImage): { src: string; srcSe
   const src = mediaUrl(asImageSrc(field))
   if (isVector(field.url)) return { src }
   const own = field.dimensions.width
-  const widths = [...WIDTHS.filter((w) => w < own), own]
+  const widths = [...SRCSET_WIDTHS.filter((w) => w < own), own]
   const { srcset } = asImageWidthSrcSet(field, { widths })
   return { src, srcSet: mediaSrcSet(srcset) }
 }

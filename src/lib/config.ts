@@ -105,6 +105,15 @@ const envSchema = z.object({
       })
       .optional(),
   ),
+  // Read by the serving layer (server/cdn.mjs); checked here with the rest at build and start.
+  CDN_PURGE_URL: optionalString.pipe(
+    z
+      .url({
+        protocol: /^https?$/,
+        error: 'expected an http(s) URL the CDN takes purges at, such as http://127.0.0.1:6081/',
+      })
+      .optional(),
+  ),
   NEXT_PUBLIC_EMAILJS_PUBLIC_KEY: optionalString,
   NEXT_PUBLIC_EMAILJS_SERVICE_ID: optionalString,
   NEXT_PUBLIC_EMAILJS_CONTACT_TEMPLATE_ID: optionalString,

@@ -178,7 +178,8 @@ describe('the media route (imgix parameters)', () => {
     expect((await sharp(jpeg.body).metadata()).format).toBe('jpeg')
     for (const { response } of [avif, webp, jpeg]) {
       expect(response.headers.get('vary')).toBe('Accept')
-      expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+      // No `v=` naming the file's bytes: a shared cache must ask again each time.
+      expect(response.headers.get('cache-control')).toBe('public, no-cache')
     }
     // Different bytes, so different validators: a cache keyed by URL alone would mix them up.
     expect(avif.response.headers.get('etag')).not.toBe(webp.response.headers.get('etag'))
@@ -204,7 +205,9 @@ describe('the media route (imgix parameters)', () => {
     expect(await size('?w=300&h=300&fit=crop')).toEqual([300, 300])
     expect(await size('?w=300&h=300&fit=clip')).toEqual([300, 169])
     expect(await size('?w=3200&fit=max')).toEqual([1600, 900])
-    expect(await size('?w=3200&fit=clip')).toEqual([3200, 1800])
+    // imgix grows it to 3200 × 1800; local mode never makes more pixels than the source has.
+    expect(await size('?w=3200&fit=clip')).toEqual([1600, 900])
+    expect(await size('?w=3200&h=3200&fit=fill')).toEqual([1200, 1200])
     expect(await size('?w=300&h=300&fit=fill')).toEqual([300, 300])
     expect(await size('?w=400&ar=1:1&fit=crop')).toEqual([400, 400])
     expect(await size('?w=200&dpr=2')).toEqual([400, 225])
@@ -247,7 +250,7 @@ describe('the media route (imgix parameters)', () => {
       ['?w=100&dpr=50', 500, 281], // dpr at most 5
       ['?w=100&q=900&auto=compress', 100, 56], // q at most 100
       ['?rect=1500,800,5000,5000', 100, 100], // a rect past the edge keeps what is inside
-      ['?w=20000&fit=clip', 8192, 4608], // at most 8192 px a side
+      ['?w=20000&fit=clip', 1600, 900], // at most 8192 px a side, and the source's pixels
     ]
     for (const [query, width, height] of cases) {
       const { response, body } = await get(media(query), 'image/jpeg')
@@ -293,26 +296,31 @@ describe('the media route (imgix parameters)', () => {
     const card = await client.getByUID('card', 'one')
     const photo = card.data.photo
     const base = `${served.origin}/media/images/quadrants.jpg`
+    const v = /[?&]v=([\w-]{12})$/.exec(photo.url!)?.[1]
     expect(photo).toMatchObject({
-      url: `${base}?auto=compress,format&rect=800,0,800,450&w=800&h=450`,
+      url: `${base}?auto=compress,format&rect=800,0,800,450&w=800&h=450&v=${v}`,
       alt: 'Green corner',
       dimensions: { width: 800, height: 450 },
       edit: { x: 800, y: 0, zoom: 2, background: 'transparent' },
     })
     // Named in the model, left out of the document: the largest centred square, 300 × 300.
     expect(photo.square).toMatchObject({
-      url: `${base}?auto=compress,format&rect=350,0,900,900&w=300&h=300`,
+      url: `${base}?auto=compress,format&rect=350,0,900,900&w=300&h=300&v=${v}`,
       dimensions: { width: 300, height: 300 },
       alt: 'Green corner',
     })
     // Written as a crop: cut there, sized to the model's 800 × 200.
     expect(photo.banner).toMatchObject({
-      url: `${base}?auto=compress,format&rect=0,700,1600,200&w=800&h=200`,
+      url: `${base}?auto=compress,format&rect=0,700,1600,200&w=800&h=200&v=${v}`,
       dimensions: { width: 800, height: 200 },
     })
     expect(card.data.poster.dimensions).toEqual({ width: 400, height: 400 })
     expect(card.data.vector).toMatchObject({
-      url: `${served.origin}/media/images/shape.svg?auto=compress,format`,
+      url: expect.stringMatching(
+        new RegExp(
+          `^${served.origin}/media/images/shape\\.svg\\?auto=compress,format&v=[\\w-]{12}$`,
+        ),
+      ),
       dimensions: { width: 40, height: 20 },
     })
 
@@ -357,6 +365,95 @@ describe('the media route (imgix parameters)', () => {
       await small.close()
       rmSync(smallDir, { recursive: true, force: true })
     }
+  })
+})
+
+describe('media URLs name their bytes, and renders are bounded', () => {
+  let dir: string
+  let cacheDir: string
+  let served: Served
+
+  beforeAll(async () => {
+    dir = await fixture()
+    cacheDir = mkdtempSync(path.join(os.tmpdir(), 'facet-media-cache-'))
+    served = await serveContentApi({
+      contentDir: dir,
+      modelsDir: dir,
+      mediaCache: { dir: cacheDir, maxBytes: 50 * 1024 * 1024 },
+    })
+  })
+  afterAll(async () => {
+    await served?.close()
+    rmSync(dir, { recursive: true, force: true })
+    rmSync(cacheDir, { recursive: true, force: true })
+  })
+
+  const poster = async () => {
+    type Card = prismic.PrismicDocument<{ poster: prismic.ImageField }, 'card'>
+    const client = prismic.createClient<Card>('facet-media', {
+      documentAPIEndpoint: served.endpoint,
+    })
+    return (await client.getByUID('card', 'one')).data.poster as prismic.FilledImageFieldImage
+  }
+
+  it('serves the URL it gives as immutable, and a replaced file under a new URL', async () => {
+    const before = (await poster()).url
+    expect(before).toMatch(/[?&]v=[\w-]{12}$/)
+    const kept = await fetch(before, { headers: { accept: 'image/jpeg' } })
+    expect(kept.status).toBe(200)
+    expect(kept.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+    const unversioned = await fetch(before.replace(/[?&]v=[\w-]+$/, ''))
+    expect(unversioned.headers.get('cache-control')).toBe('public, no-cache')
+
+    // The editor replaces the file (same name), and publishes.
+    const file = path.join(dir, 'media/images/quadrants.jpg')
+    const red = await sharp({
+      create: { width: 1600, height: 900, channels: 3, background: '#d01010' },
+    })
+      .jpeg()
+      .toBuffer()
+    writeFileSync(file, red)
+    served.api.reload()
+    const after = (await poster()).url
+    expect(after).not.toBe(before)
+    const fresh = await fetch(after, { headers: { accept: 'image/jpeg' } })
+    expect(fresh.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+    near(await meanColour(Buffer.from(await fresh.arrayBuffer())), [208, 16, 16])
+    // The old URL no longer names these bytes: no longer immutable.
+    const stale = await fetch(before, { headers: { accept: 'image/jpeg' } })
+    expect(stale.headers.get('cache-control')).toBe('public, no-cache')
+  })
+
+  it('refuses made-up renders past the bound at once (503, Retry-After), and renders a page’s widths meanwhile', async () => {
+    const base = `${served.origin}/media/images/quadrants.jpg`
+    const finished: string[] = []
+    // One client: 12 unique renders, each of a quality of its own, the slowest format.
+    const made = Array.from({ length: 12 }, (_, i) =>
+      fetch(`${base}?w=1600&fm=avif&q=${88 + i}`).then(async (response) => {
+        finished.push(response.status === 200 ? 'made' : 'refused')
+        return {
+          status: response.status,
+          retryAfter: response.headers.get('retry-after'),
+          body: await response.arrayBuffer(),
+        }
+      }),
+    )
+    // A visitor's page asks for a srcset width, not made yet.
+    const page = await fetch(`${base}?auto=format,compress&width=640`, {
+      headers: { accept: CHROME_ACCEPT },
+    })
+    finished.push('page')
+    expect(page.status).toBe(200)
+    expect((await sharp(Buffer.from(await page.arrayBuffer())).metadata()).width).toBe(640)
+
+    const answers = await Promise.all(made)
+    const refused = answers.filter((a) => a.status === 503)
+    // One renders, two wait: the rest are refused, each telling when to come back.
+    expect(refused.length).toBeGreaterThanOrEqual(6)
+    for (const answer of refused) expect(answer.retryAfter).toBe('2')
+    expect(answers.every((a) => a.status === 200 || a.status === 503)).toBe(true)
+    // The visitor's image was answered before the client's admitted renders were all done.
+    expect(finished.indexOf('page')).toBeLessThan(finished.lastIndexOf('made'))
   })
 })
 

@@ -217,7 +217,9 @@ describe('Migration API and Asset API stand-ins', () => {
         crop: { x: 400, y: 0, width: 1600, height: 1600 },
       })
       expect((await read.getByUID('article', 'jar')).data.cover).toMatchObject({
-        url: expect.stringMatching(/\?auto=compress,format&rect=400,0,1600,1600&w=1600&h=1600$/),
+        url: expect.stringMatching(
+          /\?auto=compress,format&rect=400,0,1600,1600&w=1600&h=1600&v=[\w-]{12}$/,
+        ),
         dimensions: { width: 1600, height: 1600 },
         edit: { x: 400, y: 0, zoom: 1 },
         alt: 'A stoneware jar',

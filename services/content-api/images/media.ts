@@ -3,9 +3,10 @@ import { readFile, stat } from 'node:fs/promises'
 import path from 'node:path'
 import pLimit from 'p-limit'
 import { createVariantCache, type VariantCache, type VariantCacheOptions } from './cache'
-import { parseImageParams } from './params'
+import { parseImageParams, type ImageParams } from './params'
 import { isIdentity, planImage, type ImagePlan, type SourceInfo } from './plan'
 import { FORMAT_TYPES, readSource, renderVariant } from './render'
+import { mediaHash, VERSION_PARAM } from './version'
 
 /**
  * The media route of the embedded content API, serving `media/` as Prismic's image CDN (imgix)
@@ -49,17 +50,75 @@ export function contentType(file: string): string {
 }
 
 /**
- * Facet's choice, as the site already served media: long-lived and shared, because on Prismic a
- * media URL names one upload (a new upload gets a new URL). `Vary: Accept` because `auto=format`
- * answers by it, so a shared cache must not give one browser's AVIF to another.
+ * Facet's choice. A URL that names the file's current bytes (`v=<hash>`, ./version.ts) never
+ * changes meaning: long-lived, shared and `immutable`, as on Prismic, where a media URL names one
+ * upload. Any other URL (no `v`, or the hash of bytes since replaced) may show other bytes
+ * tomorrow: shared caches may keep it but must ask again each time (`no-cache`), which the ETag
+ * makes a 304. `Vary: Accept` because `auto=format` answers by it, so a shared cache must not
+ * give one browser's AVIF to another.
  */
-const CACHING = {
-  'Cache-Control': 'public, max-age=31536000, immutable',
-  Vary: 'Accept',
+const VERSIONED = { 'Cache-Control': 'public, max-age=31536000, immutable', Vary: 'Accept' }
+const UNVERSIONED = { 'Cache-Control': 'public, no-cache', Vary: 'Accept' }
+
+/**
+ * The widths the official helpers' `asImageWidthSrcSet` asks for by default (640, 828, 1200,
+ * 2048, 3840): renders of these come first unless the site names its own (`priorityWidths`).
+ */
+export const DEFAULT_PRIORITY_WIDTHS = [640, 828, 1200, 2048, 3840]
+
+/**
+ * Renders run in two lanes, each bounded, so that one client's renders never hold a page's.
+ *
+ * - **Pages' lane**: what a page's own `<img>` asks for, that is an image field's URL as it is, or
+ *   with one of the site's `srcset` widths, with no quality, format or pixel ratio of its own.
+ *   These are few per image (widths × formats), each made once and then served from the disk
+ *   cache, so no client can make unbounded work of them. Two renders at once, 64 waiting.
+ * - **Other lane**: everything else (any size, quality or format a client makes up). One render at
+ *   a time, two waiting, and each starts only while the pages' lane is idle; past that, a quick
+ *   503 with `Retry-After` instead of a wait (our choice; imgix bounds its renders too).
+ *
+ * Renders are CPU-bound and libvips is threaded: the two lanes share the cores, and a page's
+ * image renders beside the slowest client render instead of behind it (measured in
+ * tests/cdn/: every image of a project page answered while 20 unique oversized renders were
+ * in flight).
+ */
+export const RENDER_LANES = {
+  page: { concurrency: 2, waiting: 64 },
+  other: { concurrency: 1, waiting: 2 },
+} as const
+
+/** Seconds a refused render is told to wait (`Retry-After`): about one render's time. */
+export const RETRY_AFTER_SECONDS = 2
+
+/** Thrown when a lane is full: answered 503 with `Retry-After`. */
+export class RenderRefused extends Error {
+  constructor(readonly lane: keyof typeof RENDER_LANES) {
+    super(`too many image renders waiting (${lane} lane)`)
+    this.name = 'RenderRefused'
+  }
 }
 
-/** Renders at most this many variants at once: each is CPU-bound, and libvips is threaded. */
-const RENDER_CONCURRENCY = 2
+/** A bounded lane: `run(job)` starts it, queues it, or throws `RenderRefused` when full. */
+function lane(name: keyof typeof RENDER_LANES) {
+  const { concurrency, waiting } = RENDER_LANES[name]
+  const limit = pLimit(concurrency)
+  const idle: (() => void)[] = []
+  const run = <T>(job: () => Promise<T>): Promise<T> => {
+    if (limit.activeCount + limit.pendingCount >= concurrency + waiting)
+      return Promise.reject(new RenderRefused(name))
+    return limit(job).finally(() => {
+      if (limit.activeCount + limit.pendingCount === 0) for (const wake of idle.splice(0)) wake()
+    })
+  }
+  return Object.assign(run, {
+    /** Resolves once nothing runs or waits in this lane. */
+    idle: (): Promise<void> =>
+      limit.activeCount + limit.pendingCount === 0
+        ? Promise.resolve()
+        : new Promise((resolve) => idle.push(resolve)),
+  })
+}
+
 /** Sources' sizes and formats, remembered by file version (a header read each is cheap, not free). */
 const MAX_SOURCES = 1000
 
@@ -70,11 +129,28 @@ export type MediaHandler = {
   stats: () => { made: number; bytes: number; entries: number }
 }
 
+/** Options of the media handler beyond its cache. */
+export type MediaHandlerOptions = {
+  /** The widths the site's `srcset`s ask for: their renders take the pages' lane. */
+  priorityWidths?: readonly number[]
+}
+
 /** Creates the media handler; the disk cache is opened on the first variant. */
-export function createMediaHandler(cacheOptions: MediaCacheOptions = DEFAULT_MEDIA_CACHE) {
+export function createMediaHandler(
+  cacheOptions: MediaCacheOptions = DEFAULT_MEDIA_CACHE,
+  { priorityWidths = DEFAULT_PRIORITY_WIDTHS }: MediaHandlerOptions = {},
+) {
   let cache: VariantCache | undefined
   const variants = () => (cache ??= createVariantCache(cacheOptions))
-  const limit = pLimit(RENDER_CONCURRENCY)
+  const page = lane('page')
+  const other = lane('other')
+  // A render of the other lane starts only while no page's render runs or waits: one already
+  // running goes on (a render cannot be paused), the next waits its turn behind pages.
+  const lanes = {
+    page,
+    other: <T>(job: () => Promise<T>) => other(() => page.idle().then(job)),
+  }
+  const widths = new Set(priorityWidths)
   const sources = new Map<string, Promise<SourceInfo>>()
 
   const sourceOf = (file: string, version: string) => {
@@ -95,7 +171,10 @@ export function createMediaHandler(cacheOptions: MediaCacheOptions = DEFAULT_MED
     if (!info?.isFile()) return new Response(null, { status: 404 })
     const version = `${info.size}-${Math.round(info.mtimeMs)}`
     const query = new URL(request.url).searchParams
-    const original = () => asIs(request, file, version)
+    const named = query.get(VERSION_PARAM)
+    const caching = named && named === mediaHash(file, version) ? VERSIONED : UNVERSIONED
+    query.delete(VERSION_PARAM)
+    const original = () => asIs(request, file, version, caching)
     if (!RASTER.has(path.extname(file).toLowerCase()) || query.size === 0) return original()
 
     const params = parseImageParams(query)
@@ -112,14 +191,16 @@ export function createMediaHandler(cacheOptions: MediaCacheOptions = DEFAULT_MED
 
     const key = variantKey(file, version, plan)
     const etag = `"${key}"`
-    const headers = { ...CACHING, ETag: etag, 'Content-Type': FORMAT_TYPES[plan.format] }
+    const headers = { ...caching, ETag: etag, 'Content-Type': FORMAT_TYPES[plan.format] }
     if (matches(request, etag)) return new Response(null, { status: 304, headers })
+    const run = isPageRender(params, plan, source, widths) ? lanes.page : lanes.other
     let body: Buffer
     try {
       body = await variants().get(`${key}.${plan.format}`, () =>
-        limit(() => renderVariant(file, plan)),
+        run(() => renderVariant(file, plan)),
       )
     } catch (error) {
+      if (error instanceof RenderRefused) return refusal(error)
       console.error(`media: cannot render ${file}:`, (error as Error).message)
       return original()
     }
@@ -133,6 +214,37 @@ export function createMediaHandler(cacheOptions: MediaCacheOptions = DEFAULT_MED
     serve,
     stats: () => cache?.stats() ?? { made: 0, bytes: 0, entries: 0 },
   } satisfies MediaHandler
+}
+
+/**
+ * Whether a render is one a page asks for: the field's URL as it is (its own size, or its crop's)
+ * or one of the `srcset` widths, with no quality, format or pixel ratio named.
+ */
+function isPageRender(
+  params: ImageParams,
+  plan: ImagePlan,
+  source: SourceInfo,
+  widths: ReadonlySet<number>,
+): boolean {
+  if (params.q !== undefined || params.fm !== undefined || params.dpr !== 1) return false
+  const own = plan.extract ?? source
+  if (plan.width === own.width && plan.height === own.height) return true
+  return widths.has(plan.width)
+}
+
+/**
+ * A render refused because its lane is full. 503 with `Retry-After` (RFC 9110, 15.6.4: the server
+ * cannot handle the request now, and says when to try again); the body is Facet's.
+ */
+function refusal(error: RenderRefused): Response {
+  return new Response(`${error.message}; try again in ${RETRY_AFTER_SECONDS} s\n`, {
+    status: 503,
+    headers: {
+      'Retry-After': String(RETRY_AFTER_SECONDS),
+      'Cache-Control': 'no-store',
+      'Content-Type': 'text/plain; charset=utf-8',
+    },
+  })
 }
 
 /** One name per source version and plan: the ETag and the cache file's name. */
@@ -153,9 +265,14 @@ function matches(request: Request, etag: string): boolean {
   )
 }
 
-async function asIs(request: Request, file: string, version: string): Promise<Response> {
+async function asIs(
+  request: Request,
+  file: string,
+  version: string,
+  caching: Record<string, string>,
+): Promise<Response> {
   const etag = `"${createHash('sha256').update(`${file}\0${version}`).digest('base64url').slice(0, 32)}"`
-  const headers = { ...CACHING, ETag: etag, 'Content-Type': contentType(file) }
+  const headers = { ...caching, ETag: etag, 'Content-Type': contentType(file) }
   if (matches(request, etag)) return new Response(null, { status: 304, headers })
   const body = await readFile(file)
   return new Response(new Uint8Array(body), {

@@ -143,6 +143,30 @@ function sized(
   return keepShape(fit !== 'max')
 }
 
+/**
+ * Scales an output down, keeping its shape, until it holds no more pixels than the source (to
+ * the rounding of a pixel).
+ * imgix itself grows an image past its source under `fit=clip`, `crop` or `fill` (only its
+ * 8192 px side limit bounds it, above); Facet's local mode does not, as Fastly's image service
+ * does not by default ("Prevent images being resized such that the output image's dimensions are
+ * larger than the source image", docs.fastly.com/en/image-optimization-api/disable). Growing adds
+ * bytes and render time and no detail: `w=8000&h=8000&fit=fill&fm=png` on a 2400 × 1600 photograph
+ * took 13 s to render; bounded, it is the 3.8 MP the source holds. Our choice, for local mode:
+ * hosted Prismic keeps imgix's own rules.
+ */
+function withinSource(
+  out: Pick<ImagePlan, 'width' | 'height' | 'resize'>,
+  source: SourceInfo,
+): Pick<ImagePlan, 'width' | 'height' | 'resize'> {
+  const k = Math.min(1, Math.sqrt((source.width * source.height) / (out.width * out.height)))
+  if (k >= 1) return out
+  return {
+    ...out,
+    width: Math.max(1, Math.round(out.width * k)),
+    height: Math.max(1, Math.round(out.height * k)),
+  }
+}
+
 /** Turns a request's parameters into the plan for one source. */
 export function planImage(params: ImageParams, source: SourceInfo, accept: string): ImagePlan {
   const region = resolveRect(params, source.width, source.height)
@@ -151,7 +175,7 @@ export function planImage(params: ImageParams, source: SourceInfo, accept: strin
   const format = chooseFormat(params, source, accept)
   return {
     ...(whole ? {} : { extract: region }),
-    ...sized(params, box, region),
+    ...withinSource(sized(params, box, region), source),
     format,
     quality: params.q ?? (params.autoCompress ? COMPRESS_QUALITY : DEFAULT_QUALITY),
   }

@@ -2,14 +2,22 @@ import path from 'node:path'
 import { createContentApi, type ContentApi } from '@services/content-api/app'
 import { unstable_cache } from 'next/cache'
 import { getConfig } from '@/lib/config'
+import { SRCSET_WIDTHS } from '@/lib/content/srcset-widths'
 
 /** Where the site mounts the embedded content API. */
 export const EMBEDDED_BASE_PATH = '/local/prismic'
 
-let api: ContentApi | undefined
+/**
+ * Where the process keeps its one embedded content API. Next.js bundles route handlers and pages
+ * separately, each with its own copy of this module: a module variable would give the webhook
+ * (a route handler) an API of its own, and its reload would never reach the pages' API.
+ */
+const PROCESS_KEY = Symbol.for('facet.embeddedContentApi')
+const processWide = globalThis as { [PROCESS_KEY]?: ContentApi }
 
 /** The embedded content API over `CONTENT_DIR` (default `content/`), created once per process. */
 export function getEmbeddedContentApi(): ContentApi {
+  let api = processWide[PROCESS_KEY]
   if (!api) {
     const config = getConfig()
     if (config.content.mode !== 'local')
@@ -22,7 +30,9 @@ export function getEmbeddedContentApi(): ContentApi {
       basePath: EMBEDDED_BASE_PATH,
       accessToken: config.content.accessToken,
       watch: process.env.NODE_ENV === 'development',
+      priorityWidths: SRCSET_WIDTHS,
     })
+    processWide[PROCESS_KEY] = api
   }
   return api
 }
