@@ -2,15 +2,24 @@ import path from 'node:path'
 import { createContentApi, type ContentApi } from '@services/content-api/app'
 import { unstable_cache } from 'next/cache'
 import { getConfig } from '@/lib/config'
+import { warmState } from '@/lib/content/warm'
 
 /** Where the site mounts the embedded content API. */
 export const EMBEDDED_BASE_PATH = '/local/prismic'
 
-let api: ContentApi | undefined
+/**
+ * One API per process, on `globalThis`: Next.js bundles the proxy, the routes and the
+ * instrumentation hook apart, and a copy of the store in each would load the folder once per
+ * bundle (seconds, and memory, at 10,000 documents).
+ */
+const KEY = Symbol.for('facet.embedded-content-api')
 
 /** The embedded content API over `CONTENT_DIR` (default `content/`), created once per process. */
 export function getEmbeddedContentApi(): ContentApi {
+  const holder = globalThis as { [KEY]?: ContentApi }
+  let api = holder[KEY]
   if (!api) {
+    warmState().loads.content += 1
     const config = getConfig()
     if (config.content.mode !== 'local')
       throw new Error(
@@ -23,6 +32,7 @@ export function getEmbeddedContentApi(): ContentApi {
       accessToken: config.content.accessToken,
       watch: process.env.NODE_ENV === 'development',
     })
+    holder[KEY] = api
   }
   return api
 }
