@@ -12,6 +12,7 @@
 //   --before DIR           also measure another checkout (with node_modules) first, same run
 //   --port 3460            where the servers listen
 //   --out bench/scale.json
+//   --no-report            leave bench/report.md as it is
 //
 // Run it under the machine's CPU lock; it writes bench/scale.json, which `npm run bench` puts in
 // bench/report.md.
@@ -20,6 +21,7 @@ import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync 
 import os from 'node:os'
 import path from 'node:path'
 import autocannon from 'autocannon'
+import { writeScaleSection } from './lib/scale-report.mjs'
 
 const args = Object.fromEntries(
   process.argv
@@ -297,4 +299,8 @@ for (const { label, root } of roots) {
 report.loadAverageAtEnd = os.loadavg().map((l) => Math.round(l * 100) / 100)
 writeFileSync(OUT, JSON.stringify(report, null, 2) + '\n')
 console.log(`\nwrote ${OUT}`)
+if (!args['no-report']) {
+  writeScaleSection('bench/report.md', report)
+  console.log('wrote its section of bench/report.md')
+}
 process.exit(0)

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 
@@ -20,7 +21,9 @@ async function main(): Promise<void> {
     pathToFileURL(path.join(process.cwd(), 'services/content-api/app.ts')).href
   )) as ContentApiModule
   const started = performance.now()
-  const api = createContentApi({ contentDir: dir, modelsDir: dir })
+  // A generated folder carries its models; the sample content's are the checkout's.
+  const modelsDir = existsSync(path.join(dir, 'customtypes')) ? dir : process.cwd()
+  const api = createContentApi({ contentDir: dir, modelsDir })
   const ref = api.store().ref
   const loadMs = Math.round(performance.now() - started)
   global.gc?.()
