@@ -10,6 +10,7 @@
 //   --sizes 100,1000       which sizes (default 100,1000,10000,50000)
 //   --duration 5           seconds of autocannon per page
 //   --before DIR           also measure another checkout (with node_modules) first, same run
+//   --before-sizes 100     its sizes (default: --sizes)
 //   --port 3460            where the servers listen
 //   --out bench/scale.json
 //   --no-report            leave bench/report.md as it is
@@ -35,9 +36,10 @@ const args = Object.fromEntries(
     }),
 )
 // `sample` is the project's own content/ folder: the build the budget compares with.
-const SIZES = (args.sizes ?? 'sample,100,1000,10000,50000')
-  .split(',')
-  .map((s) => (s === 'sample' ? s : Number(s)))
+const sizeList = (list) => list.split(',').map((s) => (s === 'sample' ? s : Number(s)))
+const SIZES = sizeList(args.sizes ?? 'sample,100,1000,10000,50000')
+// The older checkout's build grows with the content: its largest sizes can take an hour.
+const BEFORE_SIZES = args['before-sizes'] ? sizeList(args['before-sizes']) : SIZES
 const DURATION = Number(args.duration ?? 5)
 const PORT = Number(args.port ?? 3460)
 const OUT = args.out ?? 'bench/scale.json'
@@ -47,7 +49,7 @@ const ORIGIN = `http://127.0.0.1:${PORT}`
 const SEARCH_WORD = 'amber'
 const PAGE_SIZE = 4096
 
-for (const size of SIZES)
+for (const size of [...SIZES, ...BEFORE_SIZES])
   if (size !== 'sample' && (!Number.isInteger(size) || size < 10))
     throw new Error(`--sizes: ${size} is not a size ≥ 10`)
 
@@ -287,20 +289,35 @@ const report = {
   connections: 10,
   runs: [],
 }
+// The checkout under test first: its figures are written after each size, so a run stopped
+// early (an older checkout's large builds take long) keeps what it measured.
 const roots = [
-  ...(args.before ? [{ label: 'before', root: path.resolve(args.before) }] : []),
-  { label: 'after', root: AFTER_ROOT },
+  { label: 'after', root: AFTER_ROOT, sizes: SIZES },
+  ...(args.before
+    ? [{ label: 'before', root: path.resolve(args.before), sizes: BEFORE_SIZES }]
+    : []),
 ]
-for (const { label, root } of roots) {
-  const sizes = []
-  for (const size of SIZES) sizes.push(await measureSize(root, size))
-  report.runs.push({ label, root, sizes })
+function save() {
+  report.loadAverageAtEnd = os.loadavg().map((l) => Math.round(l * 100) / 100)
+  // Before first in the report, as one reads a change.
+  const runs = report.runs
+  const ordered = {
+    ...report,
+    runs: [
+      ...runs.filter((r) => r.label === 'before'),
+      ...runs.filter((r) => r.label !== 'before'),
+    ],
+  }
+  writeFileSync(OUT, JSON.stringify(ordered, null, 2) + '\n')
+  if (!args['no-report']) writeScaleSection('bench/report.md', ordered)
 }
-report.loadAverageAtEnd = os.loadavg().map((l) => Math.round(l * 100) / 100)
-writeFileSync(OUT, JSON.stringify(report, null, 2) + '\n')
-console.log(`\nwrote ${OUT}`)
-if (!args['no-report']) {
-  writeScaleSection('bench/report.md', report)
-  console.log('wrote its section of bench/report.md')
+for (const { label, root, sizes: wanted } of roots) {
+  const run = { label, root, sizes: [] }
+  report.runs.push(run)
+  for (const size of wanted) {
+    run.sizes.push(await measureSize(root, size))
+    save()
+  }
 }
+console.log(`\nwrote ${OUT}${args['no-report'] ? '' : ' and its section of bench/report.md'}`)
 process.exit(0)
