@@ -15,6 +15,7 @@ import { buildIfNeeded } from '../scripts/build-if-needed.mjs'
 import { measureBundles } from '../scripts/lib/bundles.mjs'
 import { measureImageBytes, PHONE, SETTLE_MS } from './images.mjs'
 import { CHROME_ARGS, CHROME_PATH } from './lib/chromium.mjs'
+import { scaleSection } from './lib/scale-report.mjs'
 
 const { values: args } = parseArgs({
   options: {
@@ -501,6 +502,7 @@ ${serverTable}
 
 ${report.content.figures ? '```json\n' + JSON.stringify(report.content.figures, null, 2) + '\n```' : `not measured (${report.content.run.skipped ?? 'bench:content failed'})`}
 
+${scaleSection(readJson('bench/scale.json'))}
 ## Interaction after the scroll (4× CPU, mobile viewport)
 
 ${interactionSection(report.interaction)}

@@ -50,10 +50,11 @@ async function runCheck(check) {
  * The probes' state. `answer(req, res)` answers a probe and returns true, or returns false for
  * any other request. `addCheck(name, check)` adds a readiness check: an async function that
  * throws (or rejects) when the node is not ready, with a message saying why. `drain()` marks
- * the node as shutting down.
+ * the node as shutting down. `addInfo(name, info)` adds a figure to the readiness answer.
  */
 export function createHealth() {
   const checks = new Map()
+  const infos = new Map()
   let draining = false
 
   async function readiness(req, res) {
@@ -64,14 +65,19 @@ export function createHealth() {
       }),
     )
     const failing = Object.values(results).some((result) => result !== 'ok')
-    if (draining) send(req, res, 503, { status: 'draining', checks: results })
-    else if (failing) send(req, res, 503, { status: 'unavailable', checks: results })
-    else send(req, res, 200, { status: 'ready', checks: results })
+    const extra = Object.fromEntries([...infos].map(([name, info]) => [name, info()]))
+    if (draining) send(req, res, 503, { status: 'draining', checks: results, ...extra })
+    else if (failing) send(req, res, 503, { status: 'unavailable', checks: results, ...extra })
+    else send(req, res, 200, { status: 'ready', checks: results, ...extra })
   }
 
   return {
     addCheck(name, check) {
       checks.set(name, check)
+    },
+    /** Adds `name` to the readiness answer's body: what `info()` returns at that moment. */
+    addInfo(name, info) {
+      infos.set(name, info)
     },
     drain() {
       draining = true

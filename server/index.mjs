@@ -14,6 +14,7 @@ import { createHealth } from './health.mjs'
 import { DEFAULT_DRAIN_MS, drainOnSignals } from './shutdown.mjs'
 import { DEFAULT_MAX_CONCURRENT, createSiteListener, prerenderedPaths } from './site.mjs'
 import { markServing } from './serving-marks.mjs'
+import { warmCheck, warmInfo } from './warm.mjs'
 
 // Set before Next.js and React load: they pick their production builds from it.
 process.env.NODE_ENV = 'production'
@@ -35,6 +36,9 @@ await app.prepare()
 
 /** The probes; a shared cache adds its own readiness check with `health.addCheck`. */
 export const health = createHealth()
+// Ready means warm: the content store and the route index are loaded (server/warm.mjs).
+health.addCheck('warm', warmCheck)
+health.addInfo('warm', warmInfo)
 
 const server = createServer(
   createSiteListener({

@@ -16,6 +16,12 @@ export type PreparedPage = {
 export function pageKey(req: IncomingMessage): string | undefined
 /** Whether Next.js marks this answer as the same for everyone. */
 export function isSharedPage(status: number, headers: OutgoingHttpHeaders): boolean
+/** The header by which the site marks a per-request page as the same for every visitor. */
+export const SAME_FOR_EVERYONE_HEADER: string
+/** Whether a page rendered per request may be kept for a second (marked, 200, no cookie). */
+export function isSameForEveryone(status: number, headers: OutgoingHttpHeaders): boolean
+/** The headers without the layer's own marker. */
+export function withoutMarker(headers: OutgoingHttpHeaders): OutgoingHttpHeaders
 /** Whether an Accept-Encoding header accepts `coding`. */
 export function accepts(header: string | string[] | undefined, coding: string): boolean
 /** Rewrites a page and hashes its inline scripts. */
@@ -37,7 +43,11 @@ export function createPageCache(options?: {
 }): {
   fresh(key: string): PreparedPage | undefined
   has(key: string): boolean
-  keep(key: string, answer: Answer): PreparedPage
+  keep(
+    key: string,
+    answer: Answer,
+    options?: { perRequest?: boolean; brotliQuality?: number },
+  ): PreparedPage
   clear(): void
   readonly size: number
 }

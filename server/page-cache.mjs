@@ -67,6 +67,34 @@ export function isSharedPage(status, headers) {
   )
 }
 
+/**
+ * The header by which the site says that a page it renders per request is the same for every
+ * visitor of that URL (the work and journal indexes: their query string is part of the key, and
+ * preview sessions have no key). The proxy sets it (src/proxy.ts); the layer takes it off.
+ */
+export const SAME_FOR_EVERYONE_HEADER = 'x-facet-same-for-everyone'
+
+/**
+ * Whether a page rendered per request may be kept for `recheckMs`: a 200 the site marked as the
+ * same for everyone, setting no cookie. Its headers still say `no-store` to browsers and CDNs;
+ * keeping it one second saves a render per request for a popular index page or search, and a
+ * successful webhook on this node drops it at once, like every kept page.
+ */
+export function isSameForEveryone(status, headers) {
+  return (
+    status === 200 &&
+    String(headers[SAME_FOR_EVERYONE_HEADER] ?? '') === '1' &&
+    headers['set-cookie'] === undefined
+  )
+}
+
+/** The headers without the layer's own marker. */
+export function withoutMarker(headers) {
+  if (!(SAME_FOR_EVERYONE_HEADER in headers)) return headers
+  const { [SAME_FOR_EVERYONE_HEADER]: _marker, ...rest } = headers
+  return rest
+}
+
 /** Whether an Accept-Encoding header accepts `coding` (present, and not `q=0`). */
 export function accepts(header, coding) {
   for (const part of String(header ?? '').split(',')) {
@@ -103,7 +131,10 @@ export function preparePage(
   const policy = String(headers['content-security-policy'])
   return {
     status,
-    headers: { ...headers, 'content-security-policy': withScriptHashes(policy, hashes) },
+    headers: {
+      ...withoutMarker(headers),
+      'content-security-policy': withScriptHashes(policy, hashes),
+    },
     html: Buffer.from(html),
     version,
     refused,
@@ -142,6 +173,8 @@ export async function sendPage(req, res, page) {
     body = page.html
   }
   if (res.destroyed) return
+  // Next.js set its headers on this response too (writeHead adds to them): the marker goes.
+  res.removeHeader(SAME_FOR_EVERYONE_HEADER)
   const headers = { ...page.headers, vary: withAcceptEncoding(page.headers.vary) }
   const etag = page.headers.etag
   if (etag && req.headers['if-none-match'] === etag) {
@@ -166,9 +199,11 @@ function withAcceptEncoding(vary) {
 
 /**
  * The pages kept for sharing, by `pageKey`. `fresh(key)` is a page that may be served without
- * asking Next.js; `has(key)` says a page was kept (whatever its age); `keep(key, answer)` takes
- * what Next.js just sent and returns the page to send, reusing the kept one when its HTML has
- * not changed; `clear()` forgets every page.
+ * asking Next.js; `has(key)` says a page Next.js keeps was kept here (whatever its age): its next
+ * answer from Next.js is cheap; `keep(key, answer, options)` takes what Next.js just sent and
+ * returns the page to send, reusing the kept one when its HTML has not changed (`perRequest`: a
+ * page Next.js renders per request, kept `recheckMs` only, and compressed at `brotliQuality`);
+ * `clear()` forgets every page.
  */
 export function createPageCache({
   recheckMs = DEFAULT_RECHECK_MS,
@@ -186,17 +221,18 @@ export function createPageCache({
       return entry.page
     },
     has(key) {
-      return pages.has(key)
+      const entry = pages.get(key)
+      return entry !== undefined && !entry.perRequest
     },
-    keep(key, answer) {
+    keep(key, answer, { perRequest = false, brotliQuality } = {}) {
       const version = hashOf(answer.body)
       const entry = pages.get(key)
       const page =
         entry && entry.page.version === version && entry.page.status === answer.status
           ? entry.page
-          : preparePage(answer, { version })
+          : preparePage(answer, { version, ...(brotliQuality ? { brotliQuality } : {}) })
       pages.delete(key)
-      pages.set(key, { page, checkedAt: now() })
+      pages.set(key, { page, checkedAt: now(), perRequest })
       if (pages.size > maxPages) pages.delete(pages.keys().next().value)
       return page
     },

@@ -6,7 +6,14 @@ import compression from 'compression'
 import pLimit from 'p-limit'
 import { CONTENT_TAG, tagForCdn } from './cdn.mjs'
 import { HELD, holdHtml } from './hold-html.mjs'
-import { createPageCache, isSharedPage, pageKey, preparePage, sendPage } from './page-cache.mjs'
+import {
+  createPageCache,
+  isSameForEveryone,
+  isSharedPage,
+  pageKey,
+  preparePage,
+  sendPage,
+} from './page-cache.mjs'
 
 /**
  * At most this many on-demand renders run at once; the rest wait their turn, first come first
@@ -69,10 +76,15 @@ export function createSiteListener({
   }
 
   function onPage(req, res, key, answer) {
-    const page =
-      key !== undefined && isSharedPage(answer.status, answer.headers)
-        ? pageCache.keep(key, answer)
-        : preparePage(answer, { brotliQuality: PER_REQUEST_BROTLI_QUALITY })
+    let page
+    if (key !== undefined && isSharedPage(answer.status, answer.headers))
+      page = pageCache.keep(key, answer)
+    else if (key !== undefined && isSameForEveryone(answer.status, answer.headers))
+      page = pageCache.keep(key, answer, {
+        perRequest: true,
+        brotliQuality: PER_REQUEST_BROTLI_QUALITY,
+      })
+    else page = preparePage(answer, { brotliQuality: PER_REQUEST_BROTLI_QUALITY })
     if (page.refused > 0 && !warned) {
       warned = true
       log.warn(

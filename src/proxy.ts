@@ -1,7 +1,6 @@
 import { NextResponse, type NextRequest } from 'next/server'
 import * as prismic from '@prismicio/client'
-import { createRouteIndex, loadRouteIndex } from '@/lib/content/route-index'
-import { createUncachedClient, routes } from '@/prismicio'
+import { siteRouteIndex } from '@/lib/content/site-route-index'
 
 /**
  * The localized 404, rendered in full on the server. Next.js 16 server-renders only an empty
@@ -24,30 +23,34 @@ const NOT_FOUND_SEGMENT = '404'
  */
 const NOT_FOUND_CACHE_CONTROL = 'public, max-age=0, s-maxage=60'
 
+/** The header of server/page-cache.mjs (`SAME_FOR_EVERYONE_HEADER`). */
+const SAME_FOR_EVERYONE_HEADER = 'x-facet-same-for-everyone'
+
+/** The work and journal indexes of a language. */
+const INDEX_PATH = /^\/[^/]+\/(?:work|journal)\/?$/
+
 /** Cookies of a preview session: its visitor may open a document not yet published. */
 const PREVIEW_COOKIES = [prismic.cookie.preview, '__prerender_bypass']
-
-const routeIndex = createRouteIndex({
-  masterRef: async () => (await createUncachedClient().getMasterRef()).ref,
-  load: () =>
-    loadRouteIndex(
-      createUncachedClient(),
-      routes.map((route) => route.type),
-    ),
-})
 
 export async function proxy(request: NextRequest): Promise<NextResponse> {
   if (request.method !== 'GET' && request.method !== 'HEAD') return NextResponse.next()
   if (PREVIEW_COOKIES.some((name) => request.cookies.has(name))) return NextResponse.next()
   let verdict
   try {
-    verdict = await routeIndex.resolve(request.nextUrl.pathname)
+    verdict = await siteRouteIndex().resolve(request.nextUrl.pathname)
   } catch (error) {
     // Content unreachable: the page itself decides (and says so, with its error page).
     console.error(error)
     return NextResponse.next()
   }
-  if (verdict.found) return NextResponse.next()
+  if (verdict.found) {
+    // The work and journal indexes render per request (their query strings), and each URL is
+    // the same for every visitor: the production server may keep one for a second
+    // (server/page-cache.mjs, which takes this header off).
+    if (INDEX_PATH.test(request.nextUrl.pathname))
+      return NextResponse.next({ headers: { [SAME_FOR_EVERYONE_HEADER]: '1' } })
+    return NextResponse.next()
+  }
   // A clone of nextUrl keeps the host Next.js knows itself by, so the rewrite stays internal
   // whatever host name the visitor used (a URL built on request.url went out as a proxy call).
   const target = request.nextUrl.clone()

@@ -23,6 +23,7 @@ import {
   type PrismicApiDocument,
   type ReleaseInfo,
   type StoredDocument,
+  type FileCache,
 } from './store'
 import { resolveRoute, parseRoutes, type Route } from './routes'
 import { watchTree, type TreeWatcher } from './watch'
@@ -117,7 +118,9 @@ export type ContentApi = {
  */
 export function createContentApi(options: ContentApiOptions): ContentApi {
   const base = (options.basePath ?? '').replace(/\/+$/, '')
-  let content = load(options)
+  // Document files as last read, shared by every reload: an edit rereads that file alone.
+  const files: FileCache = new Map()
+  let content = load(options, files)
   const expiredRefs = new Set<string>()
   let dirty = false
   let watcher: TreeWatcher | undefined
@@ -130,7 +133,7 @@ export function createContentApi(options: ContentApiOptions): ContentApi {
     if (dirty) {
       dirty = false
       try {
-        const next = load(options)
+        const next = load(options, files)
         for (const ref of refsOf(content)) if (!refsOf(next).includes(ref)) expiredRefs.add(ref)
         content = next
       } catch (error) {
@@ -255,9 +258,9 @@ export function createContentApi(options: ContentApiOptions): ContentApi {
 }
 
 /** Loads the published documents and every release, and reports what only warns. */
-function load(options: ContentApiOptions): LoadedContent {
-  const master = loadRef(options)
-  const releases = listReleases(options.contentDir).map((info) => loadRef(options, info))
+function load(options: ContentApiOptions, files?: FileCache): LoadedContent {
+  const master = loadRef(options, undefined, files)
+  const releases = listReleases(options.contentDir).map((info) => loadRef(options, info, files))
   const warnings = uniqueProblems([master, ...releases].map((r) => r.warnings))
   if (warnings.length > 0) printWarnings(warnings, master.store.dir)
   return { master, releases, warnings }
@@ -267,8 +270,9 @@ function load(options: ContentApiOptions): LoadedContent {
 function loadRef(
   options: ContentApiOptions,
   release?: ReleaseInfo,
+  files?: FileCache,
 ): ServedRef & { warnings: ContentProblem[] } {
-  const { store, problems } = loadChecked(options.contentDir, options.modelsDir, release?.id)
+  const { store, problems } = loadChecked(options.contentDir, options.modelsDir, release?.id, files)
   const errors = problems.filter((p) => p.severity !== 'warning')
   if (errors.length > 0) throw new ContentInvalidError(formatProblems(errors, store.dir))
   labelTypes(store, options.modelsDir)

@@ -251,6 +251,60 @@ const words = (text: string) =>
 
 export type Matcher = (entry: StoredDocument) => boolean
 
+/**
+ * The words of every document of a store, made on the first full-text query and kept with the
+ * store: each word once, with the positions (in `store.documents`) of the documents holding it.
+ */
+type TokenIndex = { postings: Map<string, Int32Array>; positions: Map<StoredDocument, number> }
+
+const tokenIndexes = new WeakMap<ContentStore, TokenIndex>()
+
+function tokenIndex(store: ContentStore): TokenIndex {
+  const known = tokenIndexes.get(store)
+  if (known) return known
+  const lists = new Map<string, number[]>()
+  const positions = new Map<StoredDocument, number>()
+  store.documents.forEach((entry, position) => {
+    positions.set(entry, position)
+    for (const word of new Set(words(entry.text))) {
+      const list = lists.get(word)
+      if (list) list.push(position)
+      else lists.set(word, [position])
+    }
+  })
+  const postings = new Map([...lists].map(([word, list]) => [word, Int32Array.from(list)]))
+  const index = { postings, positions }
+  tokenIndexes.set(store, index)
+  return index
+}
+
+/**
+ * `fulltext(document, text)`: each term of the text appears in the document's text, inside a word
+ * or as one (a term is a run of letters and digits, so it can only appear inside one such run of
+ * the document's text: the same answer as searching the text itself). The terms are looked up
+ * among the store's words, not in every document, so a search costs the size of the vocabulary
+ * and of the matches rather than the bytes of every document.
+ */
+function fullTextMatcher(store: ContentStore, terms: string[]): Matcher {
+  if (terms.length === 0) return () => true
+  const { postings, positions } = tokenIndex(store)
+  let matching: Uint8Array | undefined
+  for (const term of terms) {
+    const hits = new Uint8Array(store.documents.length)
+    for (const [word, list] of postings) {
+      if (!word.includes(term)) continue
+      for (let i = 0; i < list.length; i++) hits[list[i]!] = 1
+    }
+    if (matching) for (let i = 0; i < hits.length; i++) matching[i] = matching[i]! & hits[i]!
+    else matching = hits
+  }
+  const found = matching!
+  return (entry) => {
+    const position = positions.get(entry)
+    return position !== undefined && found[position] === 1
+  }
+}
+
 /** Compiles one filter into a predicate over documents (validating its arguments once). */
 export function compileFilter(filter: Filter, store: ContentStore): Matcher {
   const path = filter.path ?? ''
@@ -314,7 +368,7 @@ export function compileFilter(filter: Filter, store: ContentStore): Matcher {
       if (typeof a0 !== 'string')
         throw new FilterValueError(`fulltext expects a "string", got ${JSON.stringify(a0)}`, filter)
       const terms = words(a0)
-      if (path === 'document') return (entry) => terms.every((term) => entry.text.includes(term))
+      if (path === 'document') return fullTextMatcher(store, terms)
       return (entry) => {
         const text: string[] = []
         for (const v of values(entry)) {

@@ -82,6 +82,8 @@ export type ContentStore = {
   sorted: Map<string, StoredDocument[]>
   problems: ContentProblem[]
   loadedAt: number
+  /** Document files read from disk by this load; the others came from the `files` cache. */
+  filesRead: number
 }
 
 /** Stands for the media base URL until a response knows its own origin. */
@@ -242,7 +244,27 @@ export type ReleaseInfo = { id: string; label: string }
 export type LoadOptions = {
   /** A release id (a folder under `releases/`): its documents add to or replace the published. */
   release?: string
+  /**
+   * Document files read by earlier loads, kept by the caller between loads (the API keeps one
+   * per process): a file whose size, modification time and inode have not changed is not read
+   * or parsed again, so a reload after an edit reads the files that changed, not the folder.
+   */
+  files?: FileCache
 }
+
+/** A document file as last read: its identity on disk, a digest of its bytes, and its JSON. */
+export type CachedFile = {
+  size: number
+  mtimeMs: number
+  ino: number
+  digest: string
+  /** The parsed JSON, or undefined with `problem` when the file was not valid JSON. */
+  value: unknown
+  problem?: ContentProblem
+}
+
+/** Document files by absolute path (see `LoadOptions.files`). */
+export type FileCache = Map<string, CachedFile>
 
 /**
  * The releases of a content folder: every `releases/<id>/` with a `documents/` folder, labelled by
@@ -298,7 +320,13 @@ export function loadContent(dir: string, options: LoadOptions = {}): ContentStor
   const hash = createHash('sha256')
   const repo = readRepository(absolute, hash, problems)
   if (options.release) hash.update(`release:${options.release}\0`)
-  const pending = readDocuments(absolute, documentFiles(absolute, options.release), hash, problems)
+  const read = { count: 0 }
+  const pending = readDocuments(absolute, documentFiles(absolute, options.release), {
+    hash,
+    problems,
+    files: options.files,
+    read,
+  })
   for (const rel of listFiles(path.join(absolute, 'media'))) {
     hash.update(`media/${rel}\0`).update(String(statSync(path.join(absolute, 'media', rel)).size))
   }
@@ -317,6 +345,7 @@ export function loadContent(dir: string, options: LoadOptions = {}): ContentStor
     repositoryTypes: { ...repo.types },
     problems,
     loadedAt: Date.now(),
+    filesRead: read.count,
     ...indexDocuments(identified, repo),
   }
 }
@@ -346,18 +375,52 @@ function documentFiles(absolute: string, release?: string): Map<string, string> 
   return new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
 }
 
+type ReadContext = {
+  hash: ReturnType<typeof createHash>
+  problems: ContentProblem[]
+  files?: FileCache
+  read: { count: number }
+}
+
+/**
+ * A document file's digest and JSON: from the cache when the file is unchanged on disk, else
+ * read (and counted) and kept for the next load.
+ */
+function readDocumentFile(full: string, file: string, ctx: ReadContext): CachedFile {
+  const stat = statSync(full)
+  const cached = ctx.files?.get(full)
+  if (
+    cached &&
+    cached.size === stat.size &&
+    cached.mtimeMs === stat.mtimeMs &&
+    cached.ino === stat.ino
+  )
+    return cached
+  ctx.read.count += 1
+  const bytes = readFileSync(full)
+  const problems: ContentProblem[] = []
+  const value = parseJson(bytes.toString('utf8'), problems, file)
+  const entry: CachedFile = {
+    size: stat.size,
+    mtimeMs: stat.mtimeMs,
+    ino: stat.ino,
+    digest: createHash('sha256').update(bytes).digest('base64url'),
+    value,
+    problem: problems[0],
+  }
+  ctx.files?.set(full, entry)
+  return entry
+}
+
 /** Reads each document file, reporting those that are misplaced, malformed or have stray keys. */
-function readDocuments(
-  absolute: string,
-  files: Map<string, string>,
-  hash: ReturnType<typeof createHash>,
-  problems: ContentProblem[],
-): Pending[] {
+function readDocuments(absolute: string, files: Map<string, string>, ctx: ReadContext): Pending[] {
+  const { hash, problems } = ctx
   const pending: Pending[] = []
   for (const [rel, file] of files) {
     const parts = rel.split('/')
-    const bytes = readFileSync(path.join(absolute, file))
-    hash.update(file + '\0').update(bytes)
+    const read = readDocumentFile(path.join(absolute, file), file, ctx)
+    // The ref follows every byte of every document (through its digest).
+    hash.update(file + '\0').update(read.digest)
     if (parts.length !== 3 || !parts[2]!.endsWith('.json')) {
       problems.push({
         file,
@@ -368,7 +431,8 @@ function readDocuments(
     }
     const [type, key, langFile] = parts as [string, string, string]
     const lang = langFile.replace(/\.json$/, '')
-    const raw = parseJson(bytes.toString('utf8'), problems, file)
+    if (read.problem) problems.push(read.problem)
+    const raw = read.value
     if (raw === undefined) continue
     if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
       problems.push({ file, path: '$', message: 'must be a JSON object with "data"' })

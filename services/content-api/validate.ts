@@ -8,6 +8,7 @@ import {
   type Json,
   type JsonObject,
   type StoredDocument,
+  type FileCache,
 } from './store'
 import type { FilterSchema } from './query'
 import { imageView, readCrop, sourceOf, type ViewConstraint } from './images/field'
@@ -723,8 +724,9 @@ export function loadChecked(
   contentDir: string,
   modelsDir?: string,
   release?: string,
+  files?: FileCache,
 ): CheckedStore {
-  const store = loadContent(contentDir, { release })
+  const store = loadContent(contentDir, { release, files })
   return { store, problems: [...store.problems, ...validateContent(store, modelsDir)] }
 }
 

@@ -62,6 +62,15 @@ describe('watching a content folder', () => {
     expect(await servedSiteName(ref)).toBe('Edited in place')
   })
 
+  it('reads again only the file that changed, not the folder', async () => {
+    const documents = served.api.store().documents.length
+    expect(documents).toBeGreaterThan(5)
+    const ref = await afterChange(() => writeFileSync(settingsFile(), siteName('Read alone')))
+    expect(await servedSiteName(ref)).toBe('Read alone')
+    expect(served.api.store().documents.length).toBe(documents)
+    expect(served.api.store().filesRead).toBe(1)
+  })
+
   it('sees an atomic save by rename, and later edits of the replaced file', async () => {
     const saved = await afterChange(() => {
       const temporary = path.join(dir, 'documents/settings/settings/.en-us.json.tmp')

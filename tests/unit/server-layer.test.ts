@@ -42,6 +42,9 @@ function fakeNext(): Fake {
         return
       }
       const shared = path === '/prerendered' || path.startsWith('/held-prerendered')
+      // An index page: rendered per request, marked by the site's proxy as the same for all.
+      if (path === '/en-us/journal') res.setHeader('x-facet-same-for-everyone', '1')
+      if (req.headers['x-set-cookie']) res.setHeader('set-cookie', 'a=b')
       res.setHeader('content-type', 'text/html; charset=utf-8')
       res.setHeader('content-security-policy', POLICY)
       res.setHeader(
@@ -126,6 +129,36 @@ describe('the serving layer', () => {
       clock = 1_000
       expect(await (await fetch(`${origin}/prerendered`)).text()).toContain('<h1>v2</h1>')
       expect(fake.calls).toEqual(['/prerendered', '/prerendered'])
+    })
+  })
+
+  it('keeps a per-request page the site marks as the same for everyone, for the recheck interval only', async () => {
+    let clock = 0
+    const pageCache = createPageCache({ recheckMs: 1_000, now: () => clock })
+    await withLayer({ pageCache }, async (origin, fake) => {
+      const first = await fetch(`${origin}/en-us/journal?q=lamp`)
+      expect(first.headers.get('x-facet-same-for-everyone')).toBeNull()
+      expect(first.headers.get('cache-control')).toContain('no-store')
+      expect(await first.text()).toContain('<h1>v1</h1>')
+      fake.version = 'v2'
+      clock = 999
+      expect(await (await fetch(`${origin}/en-us/journal?q=lamp`)).text()).toContain('<h1>v1</h1>')
+      // Another query string is another page.
+      expect(await (await fetch(`${origin}/en-us/journal?q=desk`)).text()).toContain('<h1>v2</h1>')
+      clock = 1_000
+      expect(await (await fetch(`${origin}/en-us/journal?q=lamp`)).text()).toContain('<h1>v2</h1>')
+      expect(fake.calls).toEqual(['/en-us/journal', '/en-us/journal', '/en-us/journal'])
+    })
+  })
+
+  it('never keeps an unmarked per-request page, nor a marked one that sets a cookie', async () => {
+    await withLayer({ pageCache: createPageCache({ recheckMs: 60_000 }) }, async (origin, fake) => {
+      await (await fetch(`${origin}/dynamic`)).text()
+      await (await fetch(`${origin}/dynamic`)).text()
+      const cookie = { 'x-set-cookie': '1' }
+      await (await fetch(`${origin}/en-us/journal`, { headers: cookie })).text()
+      await (await fetch(`${origin}/en-us/journal`, { headers: cookie })).text()
+      expect(fake.calls).toEqual(['/dynamic', '/dynamic', '/en-us/journal', '/en-us/journal'])
     })
   })
 

@@ -18,7 +18,12 @@ export async function generateStaticParams() {
   return ids.map((lang) => ({ lang }))
 }
 
-export const dynamicParams = false
+/**
+ * Not `false`: Next.js applies a segment's `dynamicParams: false` to every route below it, which
+ * would make any post, project or page outside the prerendered set a 404. An unknown language
+ * never gets here: the proxy answers it with the master language's 404, and the layout checks.
+ */
+export const dynamicParams = true
 
 /** The site-wide defaults; each page overrides them from its document. */
 export async function generateMetadata({ params }: Props): Promise<Metadata> {

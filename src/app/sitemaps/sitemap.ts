@@ -1,11 +1,15 @@
 import type { MetadataRoute } from 'next'
-import { SITEMAP_PAGE_SIZE, sitemapCount, sitemapEntries } from '@/lib/content/sitemap'
+import { SITEMAP_PAGE_SIZE, sitemapEntries, sitemapIds } from '@/lib/content/sitemap'
 
-/** One sitemap file per 1,000 URLs, at /sitemaps/sitemap/<n>.xml; /sitemap.xml indexes them. */
+/**
+ * One sitemap file per 1,000 URLs, at /sitemaps/sitemap/<n>.xml; /sitemap.xml indexes them. The
+ * build prerenders the first; the others render on first request and are kept (`sitemapIds`).
+ */
 export async function generateSitemaps() {
-  const count = await sitemapCount()
-  return Array.from({ length: count }, (_, id) => ({ id }))
+  return sitemapIds()
 }
+
+export const dynamicParams = true
 
 export default async function sitemap({
   id,

@@ -3,22 +3,25 @@ import { createContentApi, type ContentApi } from '@services/content-api/app'
 import { unstable_cache } from 'next/cache'
 import { getConfig } from '@/lib/config'
 import { SRCSET_WIDTHS } from '@/lib/content/srcset-widths'
+import { warmState } from '@/lib/content/warm'
 
 /** Where the site mounts the embedded content API. */
 export const EMBEDDED_BASE_PATH = '/local/prismic'
 
 /**
- * Where the process keeps its one embedded content API. Next.js bundles route handlers and pages
- * separately, each with its own copy of this module: a module variable would give the webhook
- * (a route handler) an API of its own, and its reload would never reach the pages' API.
+ * One API per process, on `globalThis`: Next.js bundles the proxy, the routes, the pages and the
+ * instrumentation hook apart. A copy of the store in each would load the folder once per bundle
+ * (seconds, and memory, at 10,000 documents), and the webhook's reload (a route handler) would
+ * never reach the pages' copy.
  */
-const PROCESS_KEY = Symbol.for('facet.embeddedContentApi')
-const processWide = globalThis as { [PROCESS_KEY]?: ContentApi }
+const KEY = Symbol.for('facet.embedded-content-api')
 
 /** The embedded content API over `CONTENT_DIR` (default `content/`), created once per process. */
 export function getEmbeddedContentApi(): ContentApi {
-  let api = processWide[PROCESS_KEY]
+  const holder = globalThis as { [KEY]?: ContentApi }
+  let api = holder[KEY]
   if (!api) {
+    warmState().loads.content += 1
     const config = getConfig()
     if (config.content.mode !== 'local')
       throw new Error(
@@ -32,7 +35,7 @@ export function getEmbeddedContentApi(): ContentApi {
       watch: process.env.NODE_ENV === 'development',
       priorityWidths: SRCSET_WIDTHS,
     })
-    processWide[PROCESS_KEY] = api
+    holder[KEY] = api
   }
   return api
 }

@@ -2,6 +2,7 @@ import { cache } from 'react'
 import * as prismic from '@prismicio/client'
 import type { Content } from '@prismicio/client'
 import { createClient } from '@/prismicio'
+import { getEvery } from './get-every'
 
 /**
  * The site's content queries, in one place. Each is memoised for the render (`cache`) and its
@@ -109,7 +110,12 @@ export const getProjects = cache(
 
 /** Every tag used by the projects of a language, sorted. */
 export const getProjectTags = cache(async (lang: string) => {
-  const projects = await createClient().getAllByType('project', { lang })
+  // Tags are metadata: the fields stay behind (`fetch` names one), however many projects there are.
+  const projects = await getEvery(createClient(), {
+    filters: [prismic.filter.at('document.type', 'project')],
+    lang,
+    fetch: ['project.title'],
+  })
   return [...new Set(projects.flatMap((p) => p.tags))].sort((a, b) => a.localeCompare(b, lang))
 })
 
@@ -135,18 +141,81 @@ export const getProjectsByIds = cache(async (lang: string, ids: string[]) => {
   return ids.flatMap((id) => byId.get(id) ?? [])
 })
 
-/** Every routable document of every language: the sitemap and the static params. */
+/** The routable types, as the route resolver knows them (src/prismicio.ts). */
+const ROUTABLE_TYPES = ['page', 'work_index', 'journal_index', 'project', 'post'] as const
+
+/**
+ * Every routable document of every language, for the sitemap: the documents' metadata (url,
+ * dates, alternates) without their fields (`fetch` names one field of each type), so that a
+ * repository of 50,000 documents costs megabytes here, not gigabytes.
+ */
 export const getAllRoutable = cache(async () => {
   const client = createClient()
-  const [pages, projects, posts, indexes] = await Promise.all([
-    client.getAllByType('page', { lang: '*' }),
-    client.getAllByType('project', { lang: '*' }),
-    client.getAllByType('post', { lang: '*' }),
-    client.getAllByType('work_index', { lang: '*' }),
-  ])
-  const journals = await client.getAllByType('journal_index', { lang: '*' })
-  return [...pages, ...indexes, ...journals, ...projects, ...posts]
+  const fetch = ROUTABLE_TYPES.map((type) => `${type}.title`)
+  const lists = await Promise.all(
+    ROUTABLE_TYPES.map((type) =>
+      getEvery(client, { filters: [prismic.filter.at('document.type', type)], lang: '*', fetch }),
+    ),
+  )
+  return lists.flat()
 })
+
+/** How many routable documents the repository holds, in every language (one small query). */
+export const countRoutable = cache(async () => {
+  const answer = await createClient().get({
+    filters: [prismic.filter.any('document.type', [...ROUTABLE_TYPES])],
+    lang: '*',
+    pageSize: 1,
+  })
+  return answer.total_results_size
+})
+
+/**
+ * Newest documents of each repeatable type and language that the build prerenders. Every other
+ * document renders on its first visit and is then kept like a prerendered page (and shared
+ * through Redis between nodes), so the build's time and size stop growing with the repository.
+ */
+export const PRERENDERED_NEWEST = 12
+
+/** How the newest documents of a type come first. */
+const NEWEST_FIRST: Record<'page' | 'project' | 'post', prismic.Ordering[]> = {
+  page: [{ field: 'document.first_publication_date', direction: 'desc' }],
+  project: [
+    { field: 'my.project.date', direction: 'desc' },
+    { field: 'document.first_publication_date', direction: 'desc' },
+  ],
+  post: [
+    { field: 'my.post.date', direction: 'desc' },
+    { field: 'document.first_publication_date', direction: 'desc' },
+  ],
+}
+
+/**
+ * The uids of `type` in `lang` that the build prerenders: whatever the navigation links to, and
+ * the `PRERENDERED_NEWEST` newest. A bounded set whatever the repository's size.
+ */
+export async function prerenderedUids(
+  type: 'page' | 'project' | 'post',
+  lang: string,
+): Promise<string[]> {
+  const [navigation, newest] = await Promise.all([
+    getNavigation(lang),
+    createClient().getByType(type, {
+      lang,
+      pageSize: PRERENDERED_NEWEST,
+      orderings: NEWEST_FIRST[type],
+      fetch: [`${type}.title`],
+    }),
+  ])
+  const uids = new Set<string>()
+  for (const item of navigation.data.links ?? []) {
+    const link = item.link as { link_type?: string; type?: string; uid?: string; lang?: string }
+    if (link?.link_type === 'Document' && link.type === type && link.uid && link.lang === lang)
+      uids.add(link.uid)
+  }
+  for (const doc of newest.results) if (doc.uid) uids.add(doc.uid)
+  return [...uids]
+}
 
 function notFoundAsUndefined(error: unknown): undefined {
   if (error instanceof prismic.NotFoundError) return undefined

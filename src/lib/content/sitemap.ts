@@ -1,4 +1,5 @@
-import { getAllRoutable } from './queries'
+import { PHASE_PRODUCTION_BUILD } from 'next/constants'
+import { countRoutable, getAllRoutable } from './queries'
 import { absoluteUrl } from './seo'
 
 /** URLs per sitemap file; the protocol allows 50,000, and smaller files are kinder to crawlers. */
@@ -25,7 +26,18 @@ export async function sitemapEntries() {
     }))
 }
 
-/** How many sitemap files the site needs (at least one). */
+/** How many sitemap files the site needs (at least one): one query, whatever the size. */
 export async function sitemapCount(): Promise<number> {
-  return Math.max(1, Math.ceil((await sitemapEntries()).length / SITEMAP_PAGE_SIZE))
+  return Math.max(1, Math.ceil((await countRoutable()) / SITEMAP_PAGE_SIZE))
+}
+
+/**
+ * The sitemap files the build prerenders: the first only. The others render on their first
+ * request and are kept like it (the route is static), so the build does not grow with the
+ * repository. Next.js takes the build's list and the list a request checks its id against from
+ * the same `generateSitemaps`, hence the phase.
+ */
+export async function sitemapIds(): Promise<{ id: number }[]> {
+  const count = process.env.NEXT_PHASE === PHASE_PRODUCTION_BUILD ? 1 : await sitemapCount()
+  return Array.from({ length: count }, (_, id) => ({ id }))
 }

@@ -1,18 +1,22 @@
 import type { Metadata } from 'next'
 import { notFound, redirect } from 'next/navigation'
 import { PageView } from '@/components/PageView'
-import { getAllRoutable, getPage } from '@/lib/content/queries'
+import { getPage, prerenderedUids } from '@/lib/content/queries'
 import { documentMetadata } from '@/lib/content/seo'
 
 type Params = { params: Promise<{ lang: string; uid: string }> }
 
-/** Every page but the home page, in every language. */
+/**
+ * A bounded set is prerendered (what the navigation links to, and the newest of each language:
+ * `prerenderedUids`); every other page renders on its first visit and is kept from then on.
+ */
 export async function generateStaticParams({ params }: { params: { lang: string } }) {
-  const docs = await getAllRoutable()
-  return docs
-    .filter((doc) => doc.type === 'page' && doc.lang === params.lang && doc.uid !== 'home')
-    .map((doc) => ({ uid: doc.uid! }))
+  const uids = await prerenderedUids('page', params.lang)
+  return uids.filter((uid) => uid !== 'home').map((uid) => ({ uid }))
 }
+
+/** Documents outside the prerendered set (and those published later) render on demand. */
+export const dynamicParams = true
 
 /** A page built from slices at `/:lang/:uid`. */
 export default async function Page({ params }: Params) {

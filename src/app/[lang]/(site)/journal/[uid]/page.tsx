@@ -5,19 +5,23 @@ import { PrismicRichText } from '@prismicio/react'
 import { ContentImage } from '@/components/ContentImage'
 import { JsonLd } from '@/components/JsonLd'
 import { Tags } from '@/components/Tags'
-import { getAllRoutable, getPost, getSettings } from '@/lib/content/queries'
+import { getPost, getSettings, prerenderedUids } from '@/lib/content/queries'
 import { absoluteUrl, documentMetadata } from '@/lib/content/seo'
 import { formatDate } from '@/lib/content/text'
 
 type Params = { params: Promise<{ lang: string; uid: string }> }
 
-/** Every post, in every language. */
+/**
+ * A bounded set is prerendered (what the navigation links to, and the newest of each language:
+ * `prerenderedUids`); every other post renders on its first visit and is kept from then on.
+ */
 export async function generateStaticParams({ params }: { params: { lang: string } }) {
-  const docs = await getAllRoutable()
-  return docs
-    .filter((doc) => doc.type === 'post' && doc.lang === params.lang)
-    .map((doc) => ({ uid: doc.uid! }))
+  const uids = await prerenderedUids('post', params.lang)
+  return uids.map((uid) => ({ uid }))
 }
+
+/** Documents outside the prerendered set (and those published later) render on demand. */
+export const dynamicParams = true
 
 /** A journal post. */
 export default async function PostPage({ params }: Params) {

@@ -5,19 +5,23 @@ import { ContentImage } from '@/components/ContentImage'
 import { JsonLd } from '@/components/JsonLd'
 import { Slices } from '@/components/Slices'
 import { Tags } from '@/components/Tags'
-import { getAllRoutable, getProject, getSettings } from '@/lib/content/queries'
+import { getProject, getSettings, prerenderedUids } from '@/lib/content/queries'
 import { absoluteUrl, documentMetadata } from '@/lib/content/seo'
 import { formatDate } from '@/lib/content/text'
 
 type Params = { params: Promise<{ lang: string; uid: string }> }
 
-/** Every project, in every language. */
+/**
+ * A bounded set is prerendered (what the navigation links to, and the newest of each language:
+ * `prerenderedUids`); every other project renders on its first visit and is kept from then on.
+ */
 export async function generateStaticParams({ params }: { params: { lang: string } }) {
-  const docs = await getAllRoutable()
-  return docs
-    .filter((doc) => doc.type === 'project' && doc.lang === params.lang)
-    .map((doc) => ({ uid: doc.uid! }))
+  const uids = await prerenderedUids('project', params.lang)
+  return uids.map((uid) => ({ uid }))
 }
+
+/** Documents outside the prerendered set (and those published later) render on demand. */
+export const dynamicParams = true
 
 /** A project: cover, facts and its slices. */
 export default async function ProjectPage({ params }: Params) {

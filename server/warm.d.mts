@@ -1,0 +1,8 @@
+/** The readiness check: resolves once the node is warm; throws why not. */
+export function warmCheck(): Promise<void>
+/** The warm-up's state, time and load counts, as `/readyz` shows them. */
+export function warmInfo(): {
+  status: string
+  warmMs?: number
+  loads?: { content: number; routeIndex: number }
+}
