@@ -1,5 +1,5 @@
 import { expect, test, type Page, type Request } from '@playwright/test'
-import { drawnShare, expectRenderPath, pixels, slot, url3d, waitLive } from './three-helpers'
+import { canvasShare, expectRenderPath, slot, url3d, waitLive } from './three-helpers'
 
 // What the 3D decides from the device rather than from its name: whether a worker can draw (the
 // worker is fetched only where an OffscreenCanvas gives a WebGL context), and the quality tier
@@ -63,7 +63,7 @@ async function heroLive(page: Page, pathname: string) {
   await page.mouse.move(500, 450)
   await page.mouse.wheel(0, 1)
   await waitLive(page, 0)
-  expect(drawnShare(await pixels(slot(page, 0).stage))).toBeGreaterThan(0.05)
+  expect(await canvasShare(page, slot(page, 0).stage)).toBeGreaterThan(0.05)
 }
 
 test('where an OffscreenCanvas gives no WebGL, the worker is never fetched and the main thread draws', async ({
@@ -83,7 +83,7 @@ test('where an OffscreenCanvas gives no WebGL, the worker is never fetched and t
   // Not forced (no `main` flag): the page chose the main thread itself.
   await expect(slot(page, 0).root).toHaveAttribute('data-3d-state', 'live', { timeout: 30_000 })
   await expectRenderPath(page, 'main')
-  expect(drawnShare(await pixels(slot(page, 0).stage))).toBeGreaterThan(0.05)
+  expect(await canvasShare(page, slot(page, 0).stage)).toBeGreaterThan(0.05)
   expect(workers).toEqual([])
   // Straight to the main thread: no worker tried and given up on.
   expect(warnings.filter((w) => w.startsWith('3D:'))).toEqual([])

@@ -1,6 +1,5 @@
-import { expect, test, type Page } from '@playwright/test'
-import { drawnShare, RENDER_PATHS, slot, url3d, type Pixels } from './three-helpers'
-import sharp from 'sharp'
+import { expect, test } from '@playwright/test'
+import { canvasShare, RENDER_PATHS, slot, url3d } from './three-helpers'
 
 // A 3D slot is never empty: whatever happens while the 3D arrives, the visitor sees the poster
 // or the scene, never the slot's bare background. The home page's hero on a phone-sized window
@@ -8,31 +7,14 @@ import sharp from 'sharp'
 // at the moment the renderer's first frames arrive the page scrolls again and the window is
 // resized. The scene is static there (software renderer, or reduced motion), so only the
 // changes themselves can make the renderer draw again. Five runs per path and motion setting,
-// on one page each, each catching the arrival at a slightly different moment.
+// on one page each, each catching the arrival at another moment.
 
 const RUNS = 5
 const PHONE = { width: 412, height: 823 }
 const RESIZED = { width: 400, height: 760 }
+const MOMENTS = ['canvas', 'frame', 'frame+2', 'live', 'live+3'] as const
 
 type Hook = { frames: number; seq: number; sent: number }
-
-/** What the visitor sees inside the stage's box, without scrolling it (a scroll would redraw). */
-async function seen(page: Page): Promise<Pixels> {
-  const box = await slot(page, 0).stage.boundingBox()
-  const viewport = page.viewportSize()!
-  expect(box, 'the hero stage has a box').not.toBeNull()
-  const top = Math.max(0, box!.y)
-  const clip = {
-    x: Math.max(0, box!.x),
-    y: top,
-    width: Math.min(box!.width, viewport.width - Math.max(0, box!.x)),
-    height: Math.min(box!.y + box!.height, viewport.height) - top,
-  }
-  expect(clip.height, 'the hero is on screen').toBeGreaterThan(100)
-  const png = await page.screenshot({ clip, animations: 'allow' })
-  const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true })
-  return { data, width: info.width, height: info.height }
-}
 
 for (const path of RENDER_PATHS) {
   for (const motion of ['no-preference', 'reduce'] as const) {
@@ -51,14 +33,22 @@ for (const path of RENDER_PATHS) {
         // The visitor's first scroll: it asks for the 3D.
         await page.mouse.move(200, 400)
         await page.mouse.wheel(0, 10)
-        // The 3D arrives: its first frame has been drawn. Each run waits a few more animation
-        // frames, so the changes below land at different points of the poster's hand-over.
-        const arrived = () =>
-          ((window as unknown as { __facet3d?: Hook }).__facet3d?.frames ?? 0) >= 1
-        await page.waitForFunction(arrived, null, {
-          polling: 'raf',
-          timeout: 30_000,
-        })
+        // The 3D arrives. Each run lands the changes below at another point of its arrival: the
+        // canvas just added, the renderer's first frame, two frames later, the moment the slot
+        // goes live (the poster starts to leave), three frames after that.
+        const moment = MOMENTS[run % MOMENTS.length]
+        await page.waitForFunction(
+          ([moment]) => {
+            const hook = (window as unknown as { __facet3d?: Hook }).__facet3d
+            if (moment === 'canvas') return !!document.querySelector('canvas')
+            if (moment.startsWith('frame')) return (hook?.frames ?? 0) >= 1
+            return (
+              document.querySelector('[data-3d-state]')?.getAttribute('data-3d-state') === 'live'
+            )
+          },
+          [moment],
+          { polling: 'raf', timeout: 30_000 },
+        )
         await page.evaluate(
           (wait) =>
             new Promise<void>((resolve) => {
@@ -66,7 +56,7 @@ for (const path of RENDER_PATHS) {
                 left <= 0 ? resolve() : requestAnimationFrame(() => step(left - 1))
               step(wait)
             }),
-          run % 3,
+          { canvas: 0, frame: 0, 'frame+2': 2, live: 0, 'live+3': 3 }[moment],
         )
         await page.evaluate(() => window.scrollBy(0, 10))
         await page.setViewportSize(run % 2 ? RESIZED : { ...PHONE, height: PHONE.height - 40 })
@@ -78,8 +68,8 @@ for (const path of RENDER_PATHS) {
         await expect(hero.root).toHaveAttribute('data-3d-state', 'live', { timeout: 30_000 })
         await expect(hero.root.locator('[data-3d-stage] > div').first()).toHaveCSS('opacity', '0')
         // The poster is gone: the scene must be on screen, where the hero is now.
-        const share = drawnShare(await seen(page))
-        expect(share, `run ${run + 1}: scene pixels in the hero`).toBeGreaterThan(0.03)
+        const share = await canvasShare(page, hero.stage)
+        expect(share, `run ${run + 1} (${moment}): scene pixels in the hero`).toBeGreaterThan(0.03)
       }
     })
   }

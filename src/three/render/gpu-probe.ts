@@ -13,7 +13,7 @@ import {
 } from 'three'
 
 /** The probe's target, in pixels per side: small enough for a software renderer to pass fast. */
-const SIZE = 256
+const SIZE = 384
 /** Draws: the first (which may still link the program, and allocates the target) is not counted. */
 export const PROBE_DRAWS = 4
 
@@ -31,7 +31,7 @@ varying vec2 vUv;
 void main() {
   vec2 p = vUv * 6.0 + seed;
   float a = 0.0;
-  for (int i = 0; i < 32; i++) {
+  for (int i = 0; i < 48; i++) {
     a += sin(p.x * float(i) + a) * cos(p.y - a * 0.5);
   }
   gl_FragColor = vec4(vec3(fract(a)), 1.0);
