@@ -9,10 +9,15 @@ import { canvasShare, RENDER_PATHS, slot, url3d } from './three-helpers'
 // changes themselves can make the renderer draw again. Five runs per path and motion setting,
 // on one page each, each catching the arrival at another moment.
 
-const RUNS = 5
+/** Runs per path and motion setting; THREE_EMPTY_RUNS asks for more (to chase a rare race). */
+const RUNS = Number(process.env.THREE_EMPTY_RUNS ?? 5)
+if (!Number.isInteger(RUNS) || RUNS < 1)
+  throw new Error(
+    `THREE_EMPTY_RUNS must be a whole number of runs, not '${process.env.THREE_EMPTY_RUNS}'`,
+  )
 const PHONE = { width: 412, height: 823 }
 const RESIZED = { width: 400, height: 760 }
-const MOMENTS = ['canvas', 'frame', 'frame+2', 'live', 'live+3'] as const
+const MOMENTS = ['engaged', 'canvas', 'frame', 'live', 'live+3'] as const
 
 type Hook = { frames: number; seq: number; sent: number }
 
@@ -33,13 +38,15 @@ for (const path of RENDER_PATHS) {
         // The visitor's first scroll: it asks for the 3D.
         await page.mouse.move(200, 400)
         await page.mouse.wheel(0, 10)
-        // The 3D arrives. Each run lands the changes below at another point of its arrival: the
-        // canvas just added, the renderer's first frame, two frames later, the moment the slot
-        // goes live (the poster starts to leave), three frames after that.
+        // The 3D arrives. Each run lands the changes below at another point of its arrival:
+        // before it (right after the scroll that asks for it: then nothing changes as it
+        // arrives), the canvas just added, the renderer's first frame, the moment the slot goes
+        // live (the poster starts to leave), three frames after that.
         const moment = MOMENTS[run % MOMENTS.length]
         await page.waitForFunction(
           ([moment]) => {
             const hook = (window as unknown as { __facet3d?: Hook }).__facet3d
+            if (moment === 'engaged') return true
             if (moment === 'canvas') return !!document.querySelector('canvas')
             if (moment.startsWith('frame')) return (hook?.frames ?? 0) >= 1
             return (
@@ -56,7 +63,7 @@ for (const path of RENDER_PATHS) {
                 left <= 0 ? resolve() : requestAnimationFrame(() => step(left - 1))
               step(wait)
             }),
-          { canvas: 0, frame: 0, 'frame+2': 2, live: 0, 'live+3': 3 }[moment],
+          { engaged: 0, canvas: 0, frame: 0, live: 0, 'live+3': 3 }[moment],
         )
         await page.evaluate(() => window.scrollBy(0, 10))
         await page.setViewportSize(run % 2 ? RESIZED : { ...PHONE, height: PHONE.height - 40 })
