@@ -15,6 +15,8 @@ const spin = new Spin()
 let root: ReconcilerRoot<OffscreenCanvas> | null = null
 let viewport: Viewport = { width: 1, height: 1, dpr: 1 }
 let slot: { id: string; rect: Rect } | null = null
+/** The last `rects` message's number: `live` says which rectangles the frame was drawn with. */
+let seq = 0
 
 /** The slot's rectangle in drawing-buffer pixels, WebGL's origin at the bottom left. */
 const slotRegion: RegionOf = (gl) => {
@@ -58,7 +60,7 @@ function draw() {
       <Knot
         spin={spin}
         region={slotRegion}
-        onFirstFrame={() => post({ type: 'live', ids: [id] })}
+        onFirstFrame={() => post({ type: 'live', ids: [id], seq })}
       />
     </>,
   )
@@ -82,6 +84,7 @@ self.onmessage = (event: MessageEvent<ToRenderer>) => {
     case 'rects':
       if (slot && message.rects[slot.id]) slot = { ...slot, rect: message.rects[slot.id] }
       viewport = message.viewport
+      seq = message.seq
       break
     case 'command':
       if (message.command.type === 'rotate')

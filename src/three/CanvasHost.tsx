@@ -46,13 +46,36 @@ export function debugFlags(search: string): DebugFlags {
   }
 }
 
-/** The worker path where the browser can hand a canvas to a worker, unless forced off. */
+/**
+ * True when an OffscreenCanvas gives a WebGL context here. WebKit has OffscreenCanvas and
+ * `transferControlToOffscreen` but no WebGL on them (null, in a worker as on the main thread):
+ * there the worker would be fetched (about 280 KB) only to fail. The probe's context is lost
+ * at once, before the renderer makes the page's one context.
+ */
+export function offscreenWebGL(): boolean {
+  if (typeof OffscreenCanvas === 'undefined') return false
+  try {
+    const probe = new OffscreenCanvas(1, 1)
+    const context = probe.getContext('webgl2') ?? probe.getContext('webgl')
+    if (!context) return false
+    context.getExtension('WEBGL_lose_context')?.loseContext()
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * The worker path where the browser can hand a canvas to a worker that can draw on it, unless
+ * forced off; else the main thread, without fetching the worker.
+ */
 export function firstPath(flags: DebugFlags): RenderPath {
+  if (flags.main) return 'main'
   const canTransfer =
     typeof Worker !== 'undefined' &&
     typeof OffscreenCanvas !== 'undefined' &&
     'transferControlToOffscreen' in HTMLCanvasElement.prototype
-  return canTransfer && !flags.main ? 'worker' : 'main'
+  return canTransfer && offscreenWebGL() ? 'worker' : 'main'
 }
 
 const rectOf = (element: Element): Rect => {
@@ -214,6 +237,9 @@ function connect(
     dpr: window.devicePixelRatio || 1,
   })
   let closed = false
+  // The pending measure's animation frame, and the number of the last `rects` message sent.
+  let frame = 0
+  let seq = 0
   const hook = flags.hook
     ? ((window as unknown as { __facet3d?: DebugHook }).__facet3d = {
         path,
@@ -223,7 +249,8 @@ function connect(
         dpr: 1,
         deviceDpr: window.devicePixelRatio || 1,
         ceiling: 1,
-        tier: 'high',
+        tier: 'low',
+        probeMs: 0,
         seq: 0,
         sent: 0,
         loseContext: () => renderer.send({ type: 'lose-context' }),
@@ -239,6 +266,10 @@ function connect(
       case 'unsupported':
         return fallBack(message.reason)
       case 'live':
+        // Drawn where the slots were when the page last measured them: the posters may go.
+        // Drawn with older rectangles: the renderer has the newer ones (with these slots still
+        // waiting in them) and will say so again once it has drawn with them.
+        if (message.seq !== seq) return
         for (const id of message.ids) threeStore.update(id, { status: 'live' })
         return
       case 'progress':
@@ -271,13 +302,15 @@ function connect(
 
   // Rectangles: after every scroll (of the page or of any container: capture), resize or layout
   // change, measured once per animation frame.
-  let frame = 0
-  let seq = 0
   const measure = () => {
     frame = 0
     const rects: Record<string, Rect> = {}
-    for (const slot of threeStore.slots()) rects[slot.id] = rectOf(slot.element)
-    renderer.send({ type: 'rects', rects, viewport: viewport(), seq: ++seq })
+    const waiting: string[] = []
+    for (const slot of threeStore.slots()) {
+      rects[slot.id] = rectOf(slot.element)
+      if (slot.status !== 'live') waiting.push(slot.id)
+    }
+    renderer.send({ type: 'rects', rects, viewport: viewport(), seq: ++seq, waiting })
     if (hook) hook.sent = seq
   }
   const remeasure = () => {
@@ -289,6 +322,7 @@ function connect(
 
   // Slots: their scenes, visibility and motion preference; a viewer's input.
   const viewers = new Map<string, () => void>()
+  const observed = new WeakSet<Element>()
   let described = ''
   const syncSlots = () => {
     const slots = sceneSlots()
@@ -298,11 +332,15 @@ function connect(
       renderer.send({ type: 'slots', slots })
     }
     for (const slot of threeStore.slots()) {
+      // A stage that changes size (its own layout, not the page's) is measured again too.
+      if (!observed.has(slot.element)) {
+        observed.add(slot.element)
+        resizes.observe(slot.element)
+      }
       if (slot.command || slot.spec.kind !== 'viewer') continue
       const command = (c: ViewCommand) =>
         renderer.send({ type: 'command', id: slot.id, command: c })
       viewers.set(slot.id, wireViewer(slot, command))
-      resizes.observe(slot.element)
       threeStore.update(slot.id, { command })
     }
     for (const [id, unwire] of viewers)

@@ -34,8 +34,17 @@ export type ToRenderer =
       debug: DebugFlags
     }
   | { type: 'slots'; slots: SceneSlot[] }
-  /** `seq` counts these messages, so a frame can say which rectangles it was drawn with. */
-  | { type: 'rects'; rects: Record<string, Rect>; viewport: Viewport; seq: number }
+  /**
+   * `seq` counts these messages, so a frame can say which rectangles it was drawn with.
+   * `waiting`: the slots whose posters still show; the renderer says when it has drawn them.
+   */
+  | {
+      type: 'rects'
+      rects: Record<string, Rect>
+      viewport: Viewport
+      seq: number
+      waiting: string[]
+    }
   | { type: 'hidden'; hidden: boolean }
   | { type: 'command'; id: string; command: ViewCommand }
   /** Debug only (`?debug3d`): lose and restore the context, as a GPU reset would. */
@@ -56,6 +65,8 @@ export type RenderStats = {
   /** The highest pixel ratio the renderer may use on this display. */
   ceiling: number
   tier: 'high' | 'low'
+  /** The GPU probe's time for one draw (median, ms), which chose the tier. */
+  probeMs: number
   /** The last `rects` message this frame was drawn with. */
   seq: number
 }
@@ -66,8 +77,11 @@ export type FromRenderer =
   | { type: 'ready' }
   /** This renderer cannot draw WebGL here: the page tries the next path, or shows posters. */
   | { type: 'unsupported'; reason: string }
-  /** These slots' scenes have reached the screen: their posters may fade. */
-  | { type: 'live'; ids: string[] }
+  /**
+   * These slots' scenes have reached the screen, drawn with the rectangles of `rects` message
+   * `seq`: their posters may fade if the slots have not moved since.
+   */
+  | { type: 'live'; ids: string[]; seq: number }
   | { type: 'progress'; id: string; progress: number | null }
   | { type: 'error'; id: string; message: string }
   | { type: 'lost' }

@@ -142,3 +142,38 @@ export function changedShare(a: Pixels, b: Pixels): number {
   }
   return changed / (a.width * a.height)
 }
+
+/**
+ * The share of an element's pixels that the 3D canvas draws: what the visitor sees in its box
+ * (without scrolling, which would make the renderer draw again), against the same box with the
+ * canvas hidden. A share near 0 means the canvas shows nothing there. (The stage's corner is not
+ * a reference for the background where the stage has rounded corners.)
+ */
+export async function canvasShare(page: Page, locator: Locator): Promise<number> {
+  const box = await locator.boundingBox()
+  const viewport = page.viewportSize()!
+  expect(box, 'the element has a box').not.toBeNull()
+  const left = Math.max(0, box!.x)
+  const top = Math.max(0, box!.y)
+  const clip = {
+    x: left,
+    y: top,
+    width: Math.min(box!.x + box!.width, viewport.width) - left,
+    height: Math.min(box!.y + box!.height, viewport.height) - top,
+  }
+  expect(clip.width * clip.height, 'the element is on screen').toBeGreaterThan(100 * 100)
+  const shot = async () => {
+    const png = await page.screenshot({ clip, animations: 'allow' })
+    const { data, info } = await sharp(png)
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true })
+    return { data, width: info.width, height: info.height }
+  }
+  const seen = await shot()
+  const canvases = page.locator('canvas')
+  await canvases.evaluateAll((all) => all.forEach((c) => (c.style.visibility = 'hidden')))
+  const bare = await shot()
+  await canvases.evaluateAll((all) => all.forEach((c) => (c.style.visibility = '')))
+  return changedShare(seen, bare)
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { debugFlags } from '@/three/CanvasHost'
+import { debugFlags, firstPath, offscreenWebGL } from '@/three/CanvasHost'
 import { createSceneStore } from '@/three/render/scene-store'
 import type { SceneSlot } from '@/three/protocol'
 
@@ -51,5 +51,59 @@ describe("the renderer's scene store", () => {
     store.setCommand('a', null)
     store.command('a', { type: 'zoom', factor: 0.85 })
     expect(handler.mock.calls).toEqual([[{ type: 'reset' }]])
+  })
+})
+
+describe('the first rendering path', () => {
+  /** A browser whose OffscreenCanvas gives `context` for `webgl2` and `webgl`. */
+  function browser(context: (kind: string) => unknown) {
+    const asked: string[] = []
+    class FakeOffscreenCanvas {
+      getContext(kind: string) {
+        asked.push(kind)
+        return context(kind)
+      }
+    }
+    vi.stubGlobal('Worker', class {})
+    vi.stubGlobal('HTMLCanvasElement', { prototype: { transferControlToOffscreen() {} } })
+    vi.stubGlobal('OffscreenCanvas', FakeOffscreenCanvas)
+    return asked
+  }
+  const flags = { hook: false, motion: false, main: false }
+
+  it('is the worker where an OffscreenCanvas gives WebGL, and the probe context is released', () => {
+    const loseContext = vi.fn()
+    const asked = browser(() => ({ getExtension: () => ({ loseContext }) }))
+    expect(firstPath(flags)).toBe('worker')
+    expect(asked).toEqual(['webgl2'])
+    expect(loseContext).toHaveBeenCalledTimes(1)
+    vi.unstubAllGlobals()
+  })
+
+  it('is the main thread where an OffscreenCanvas gives no WebGL (WebKit), after asking for both', () => {
+    const asked = browser(() => null)
+    expect(firstPath(flags)).toBe('main')
+    expect(asked).toEqual(['webgl2', 'webgl'])
+    expect(offscreenWebGL()).toBe(false)
+    vi.unstubAllGlobals()
+  })
+
+  it('takes WebGL 1 where WebGL 2 is missing', () => {
+    browser((kind) => (kind === 'webgl' ? { getExtension: () => null } : null))
+    expect(firstPath(flags)).toBe('worker')
+    vi.unstubAllGlobals()
+  })
+
+  it('is the main thread where asking throws, where OffscreenCanvas is missing, or when forced', () => {
+    browser(() => {
+      throw new Error('no')
+    })
+    expect(firstPath(flags)).toBe('main')
+    const asked = browser(() => ({ getExtension: () => null }))
+    expect(firstPath({ ...flags, main: true })).toBe('main')
+    expect(asked).toEqual([])
+    vi.stubGlobal('OffscreenCanvas', undefined)
+    expect(firstPath(flags)).toBe('main')
+    vi.unstubAllGlobals()
   })
 })

@@ -2,7 +2,7 @@
    mutable by design: R3F code sets their fields in effects and frame callbacks. */
 
 // The 3D renderer: one WebGL context on one canvas covering the viewport, each slot's scene drawn
-// into its own rectangle (drei's View: scissor and viewport). It runs in a Web Worker on an
+// into its own rectangle (scissor and viewport, as drei's View does). It runs in a Web Worker on an
 // OffscreenCanvas (render.worker.ts) or, where a worker cannot draw WebGL, on the main thread
 // (CanvasHost.tsx). Either way it knows the page only through the bridge's messages: slots,
 // rectangles, viewport, tab visibility and the viewer's commands.
@@ -16,27 +16,25 @@
 // thread free (no long task, slowest input 16 ms). It also forwards every DOM event to one
 // full-canvas root, where this site sends a few rectangles and view commands to many views, and
 // this module must also run on the main thread.
+import { startTransition, Suspense, useEffect, useMemo, useRef, useState } from 'react'
 import {
-  startTransition,
-  Suspense,
-  useCallback,
-  useEffect,
-  useMemo,
-  useRef,
-  useState,
-  type RefObject,
-} from 'react'
-import { createRoot, extend, useFrame, useThree, type RootState } from '@react-three/fiber'
+  createPortal,
+  createRoot,
+  extend,
+  useFrame,
+  useThree,
+  type RootState,
+} from '@react-three/fiber'
 import * as THREE from 'three'
 import { WebGLRenderer } from 'three'
-import { View } from '@react-three/drei/web/View'
 import { ProceduralScene } from './scenes/ProceduralScene'
 import { ModelScene } from './scenes/ModelScene'
 import { roomEnvironment } from './environment'
 import { Boundary, HostContext, mayAnimate } from './host-context'
-import { createSceneStore, useSceneStore, type SceneStore } from './scene-store'
-import { dprCeiling, nextDpr, startDpr, type Tier } from './resolution'
-import type { DebugFlags, FromRenderer, Rect, SceneSlot, ToRenderer, Viewport } from '../protocol'
+import { createSceneStore, onCanvas, useSceneStore, type SceneStore } from './scene-store'
+import { dprCeiling, median, nextDpr, startDpr, tierFromProbe, type Tier } from './resolution'
+import { probeGpu } from './gpu-probe'
+import type { DebugFlags, FromRenderer, SceneSlot, ToRenderer, Viewport } from '../protocol'
 
 // R3F's <Canvas> registers three's classes as JSX elements; a root made with createRoot (needed
 // for an OffscreenCanvas) must do it itself.
@@ -47,25 +45,11 @@ type Report = (message: FromRenderer) => void
 /** What `startRenderer` needs to begin: the `init` message without its canvas. */
 export type RendererInit = { viewport: Viewport; hidden: boolean; debug: DebugFlags }
 
-/** A DOMRect-shaped view of a rectangle, for drei's View, which tracks an element's box. */
-function boxOf(rect: Rect) {
-  const { left, top, width, height } = rect
-  return { left, top, width, height, x: left, y: top, right: left + width, bottom: top + height }
-}
-
 /**
  * Compiles the view's shaders without stalling (KHR_parallel_shader_compile, through
  * `compileAsync`), then lets the view draw and marks the slot's scene as ready to be shown.
  */
-function Ready({
-  id,
-  ready,
-  onCompiled,
-}: {
-  id: string
-  ready: Set<string>
-  onCompiled: () => void
-}) {
+function Ready({ id, ready }: { id: string; ready: Set<string> }) {
   const gl = useThree((s) => s.gl)
   const scene = useThree((s) => s.scene)
   const camera = useThree((s) => s.camera)
@@ -74,7 +58,6 @@ function Ready({
     let live = true
     gl.compileAsync(scene, camera).then(() => {
       if (!live) return
-      onCompiled()
       ready.add(id)
       invalidate()
     })
@@ -82,34 +65,76 @@ function Ready({
       live = false
       ready.delete(id)
     }
-  }, [id, ready, invalidate, gl, scene, camera, onCompiled])
+  }, [id, ready, invalidate, gl, scene, camera])
+  return null
+}
+
+/**
+ * Draws one slot's scene into its rectangle, in every frame the loop runs, once the scene is
+ * ready and the rectangle (the one the page last sent, read now) is on the canvas; notes in
+ * `drawn` that it did. Unlike drei's View, whether it draws is decided in the frame itself, from
+ * plain data: no React state lags a frame behind (drei's `visible` and off-screen flags did, so a
+ * frame could count as drawn without drawing, and the re-render that followed cleared the slot's
+ * rectangle without asking for another frame).
+ */
+function ViewFrame({
+  id,
+  store,
+  ready,
+  drawn,
+}: {
+  id: string
+  store: SceneStore
+  ready: Set<string>
+  drawn: Set<string>
+}) {
+  const size = useMemo(() => new THREE.Vector2(), [])
+  useFrame((state) => {
+    const rect = store.get(id)?.rect
+    if (!rect || !ready.has(id)) return
+    const { gl, scene, camera } = state
+    const canvas = gl.getSize(size)
+    if (!onCanvas(rect, canvas.x, canvas.y)) return
+    const { left, top, width, height } = rect
+    const aspect = width / height
+    if (camera instanceof THREE.PerspectiveCamera && camera.aspect !== aspect) {
+      camera.aspect = aspect
+      camera.updateProjectionMatrix()
+    }
+    const bottom = canvas.y - (top + height)
+    const autoClear = gl.autoClear
+    gl.autoClear = false
+    gl.setViewport(left, bottom, width, height)
+    gl.setScissor(left, bottom, width, height)
+    gl.setScissorTest(true)
+    gl.render(scene, camera)
+    gl.setScissorTest(false)
+    gl.autoClear = autoClear
+    drawn.add(id)
+  }, 1)
   return null
 }
 
 function SlotView({
   slot,
   ready,
+  drawn,
   store,
   report,
 }: {
   slot: SceneSlot
   ready: Set<string>
+  drawn: Set<string>
   store: SceneStore
   report: Report
 }) {
-  // The View reads its element's box every frame; here the box is the one the page last sent.
-  const track = useMemo(
-    () =>
-      ({
-        current: { getBoundingClientRect: () => boxOf((store.get(slot.id) ?? slot).rect) },
-      }) as unknown as RefObject<HTMLElement>,
-    [store, slot],
-  )
-  const [compiled, setCompiled] = useState(false)
-  const onCompiled = useCallback(() => setCompiled(true), [])
+  // Each scene lives in a scene of its own, with its own default camera (SceneCamera).
+  const [scene] = useState(() => new THREE.Scene())
   const { spec } = slot
-  return (
-    <View track={track} visible={compiled}>
+  const { width, height } = slot.rect
+  return createPortal(
+    <>
+      <ViewFrame id={slot.id} store={store} ready={ready} drawn={drawn} />
       <Boundary
         onError={(error) => {
           console.error('3D scene failed:', error)
@@ -122,10 +147,12 @@ function SlotView({
           ) : (
             <ModelScene slot={slot} spec={spec} />
           )}
-          <Ready id={slot.id} ready={ready} onCompiled={onCompiled} />
+          <Ready id={slot.id} ready={ready} />
         </Suspense>
       </Boundary>
-    </View>
+    </>,
+    scene,
+    { size: { width: Math.max(1, width), height: Math.max(1, height), top: 0, left: 0 } },
   )
 }
 
@@ -151,8 +178,14 @@ type Shared = {
   store: SceneStore
   report: Report
   ready: Set<string>
+  /** The slots the current frame has drawn so far. */
+  drawn: Set<string>
+  /** The slots whose posters still show on the page: a frame that draws one says so. */
+  waiting: Set<string>
   hidden: boolean
   tier: Tier
+  /** The GPU probe's median draw time, in ms. */
+  probeMs: number
   debug: DebugFlags
   /** The display's pixel ratio as the page last sent it, and the renderer's ceiling for it. */
   display: { deviceDpr: number; ceiling: number }
@@ -161,23 +194,35 @@ type Shared = {
 }
 
 /**
- * Frame bookkeeping: resets the renderer's counters before the views draw; after they have drawn,
- * reports each ready slot whose stage is on screen as live (its poster fades), samples the frame
- * rate for the adaptive resolution, and sends the debug figures.
+ * Frame bookkeeping: before the views draw, resets the renderer's counters; after they have
+ * drawn, clears what is left of the last frame if this one drew nothing, reports the waiting
+ * slots this frame drew (their posters may fade), samples the frame rate for the adaptive resolution, and sends the debug
+ * figures.
  */
 function FrameBookkeeping({ shared, lost }: { shared: Shared; lost: boolean }) {
-  const { store, report, ready, hidden, tier, debug, display, rects } = shared
+  const { store, report, drawn, waiting, hidden, tier, probeMs, debug, display, rects } = shared
   const gl = useThree((s) => s.gl)
   const setDpr = useThree((s) => s.setDpr)
   const sample = useRef({ frames: 0, since: 0, total: 0 })
-  const shown = useRef(new Set<string>())
+  const drewLast = useRef(false)
 
   useEffect(() => {
     gl.info.autoReset = false
   }, [gl])
 
-  useFrame(() => gl.info.reset(), -1)
+  useFrame(() => {
+    gl.info.reset()
+    drawn.clear()
+  }, -1)
   useFrame((state) => {
+    // A frame that draws nothing leaves the last one on screen: where the last one drew, clear
+    // (a slot that has left the canvas leaves no trace); a canvas already empty stays untouched.
+    // A frame that draws starts from a cleared buffer (preserveDrawingBuffer is off).
+    if (!drawn.size && drewLast.current) {
+      gl.setScissorTest(false)
+      gl.clear()
+    }
+    drewLast.current = drawn.size > 0
     const host = { hidden, tier, forceMotion: debug.motion }
     const animating = store
       .slots()
@@ -208,21 +253,17 @@ function FrameBookkeeping({ shared, lost }: { shared: Shared; lost: boolean }) {
         deviceDpr: display.deviceDpr,
         ceiling: display.ceiling,
         tier,
+        probeMs,
         seq: rects.seq,
       })
-    for (const id of shown.current) if (!ready.has(id)) shown.current.delete(id)
     if (lost) return
-    const drawn: string[] = []
-    for (const id of ready) {
-      const rect = store.get(id)?.rect
-      if (!rect || shown.current.has(id)) continue
-      if (rect.top + rect.height > 0 && rect.top < state.size.height && rect.width > 0)
-        drawn.push(id)
-    }
-    if (!drawn.length) return
-    for (const id of drawn) shown.current.add(id)
-    // The views drew in this frame; say so once it has reached the screen.
-    requestAnimationFrame(() => report({ type: 'live', ids: drawn }))
+    const ids = [...drawn].filter((id) => waiting.has(id))
+    if (!ids.length) return
+    for (const id of ids) waiting.delete(id)
+    // Drawn with the rectangles of `rects` message `seq`: the page lets a poster fade only if
+    // its slot has not moved since (else it asks again). Said once the frame is on screen.
+    const seq = rects.seq
+    requestAnimationFrame(() => report({ type: 'live', ids, seq }))
   }, 2)
   return null
 }
@@ -257,20 +298,13 @@ function Scenes({
             key={`${slot.id}:${generation}`}
             slot={slot}
             ready={ready}
+            drawn={shared.drawn}
             store={store}
             report={report}
           />
         ))}
     </HostContext.Provider>
   )
-}
-
-/** A software renderer (no usable GPU) gets the low tier: pixel ratio 1, plain materials. */
-function tierOf(gl: WebGLRenderer): Tier {
-  const context = gl.getContext()
-  const info = context.getExtension('WEBGL_debug_renderer_info')
-  const name = String(context.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : context.RENDERER))
-  return /swiftshader|llvmpipe|software/i.test(name) ? 'low' : 'high'
 }
 
 /**
@@ -291,7 +325,11 @@ export function startRenderer(
     hidden: init.hidden,
   }
   let shared: Shared | null = null
-  let tier: Tier = 'high'
+  let tier: Tier = 'low'
+  let probeMs = NaN
+  let renderer: WebGLRenderer | null = null
+  /** The slots whose posters the page still shows (see `Shared.waiting`). */
+  const waiting = new Set<string>()
   let r3f: { getState: () => RootState } | null = null
   let loseContext: WEBGL_lose_context | null = null
   const pending: ToRenderer[] = []
@@ -318,13 +356,18 @@ export function startRenderer(
     }
     const three = r3f.getState()
     switch (message.type) {
-      case 'slots':
+      case 'slots': {
+        const known = new Set(store.slots().map((s) => s.id))
+        for (const slot of message.slots) if (!known.has(slot.id)) waiting.add(slot.id)
         store.setSlots(message.slots)
         invalidate()
         break
+      }
       case 'rects': {
         store.setRects(message.rects)
         rects.seq = message.seq
+        waiting.clear()
+        for (const id of message.waiting) waiting.add(id)
         const { width, height, dpr } = message.viewport
         if (three.size.width !== width || three.size.height !== height)
           three.setSize(width, height, 0, 0)
@@ -341,6 +384,8 @@ export function startRenderer(
       case 'hidden':
         state = { ...state, hidden: message.hidden }
         draw()
+        // Back in view: draw again, whether or not anything moves.
+        if (!message.hidden) invalidate()
         break
       case 'command':
         store.command(message.id, message.command)
@@ -364,16 +409,16 @@ export function startRenderer(
   const onRestored = () => {
     // Remount the scenes: their GPU resources went with the old context.
     state = { ...state, lost: false, generation: state.generation + 1 }
+    for (const slot of store.slots()) waiting.add(slot.id)
     report({ type: 'restored' })
     draw()
     invalidate()
   }
 
   const createGl = (defaults: ConstructorParameters<typeof WebGLRenderer>[0]) => {
-    const gl = new WebGLRenderer(defaults)
+    const gl = (renderer = new WebGLRenderer(defaults))
     // Reading a program's link status stalls the thread; only development needs it.
     gl.debug.checkShaderErrors = process.env.NODE_ENV !== 'production'
-    tier = tierOf(gl)
     canvas.addEventListener('webglcontextlost', onLost)
     canvas.addEventListener('webglcontextrestored', onRestored)
     return gl
@@ -393,6 +438,13 @@ export function startRenderer(
         gl: createGl,
       }),
     )
+    // The tier from what this device does: a few timed draws, each a task of its own.
+    .then(async () => {
+      if (!renderer) throw new Error('no WebGL renderer was made')
+      const samples = await probeGpu(renderer)
+      tier = tierFromProbe(samples)
+      probeMs = median(samples.slice(1))
+    })
     .then(
       () => {
         // One task for the context, another for the first render: the main-thread path yields.
@@ -401,8 +453,11 @@ export function startRenderer(
             store,
             report,
             ready: new Set(),
+            drawn: new Set(),
+            waiting,
             hidden: state.hidden,
             tier,
+            probeMs,
             debug: init.debug,
             display,
             rects,

@@ -1,8 +1,35 @@
 // The renderer's pixel ratio: how many canvas pixels it draws per CSS pixel. Pure rules, kept
 // apart so they can be tested without a GPU.
 
-/** Where the renderer may draw: `low` is a software renderer (no usable GPU). */
+/** Where the renderer may draw: `low` is a software renderer (no usable GPU), or a slow GPU. */
 export type Tier = 'high' | 'low'
+
+/**
+ * The GPU probe's budget for one draw (gpu-probe.ts: a 384 × 384 target, 48 trigonometric steps
+ * a pixel, read back). A phone GPU does the arithmetic in a few milliseconds at most, and the
+ * read-back's round trip adds about one; SwiftShader took about 30 ms here (2 busy cores), five
+ * times the budget, so a software renderer stays above it on a machine a few times faster,
+ * whatever name it reports (SwiftShader, llvmpipe, WebKit's "Apple GPU").
+ */
+export const LOW_TIER_PROBE_MS = 6
+
+/**
+ * The tier from what the device did, not from what its renderer is called: the median time of the
+ * probe's draws after the first (which carries the shader compile). No usable measure (none, or
+ * not a finite time) gives the low tier: a device that cannot be timed is not trusted with more.
+ */
+export function tierFromProbe(samplesMs: readonly number[]): Tier {
+  const timed = samplesMs.slice(1)
+  if (!timed.length || timed.some((ms) => !Number.isFinite(ms) || ms < 0)) return 'low'
+  return median(timed) > LOW_TIER_PROBE_MS ? 'low' : 'high'
+}
+
+/** The middle value (the mean of the two middle ones for an even count). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = sorted.length >> 1
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+}
 
 /** Never fewer canvas pixels per CSS pixel than this, however slow the frames. */
 export const MIN_DPR = 0.5

@@ -58,3 +58,14 @@ export type SceneStore = ReturnType<typeof createSceneStore>
 export function useSceneStore(store: SceneStore): number {
   return useSyncExternalStore(store.subscribe, store.version, store.version)
 }
+/** True when some of `rect` lies on a canvas of `width` × `height` CSS pixels. */
+export function onCanvas(rect: Rect, width: number, height: number): boolean {
+  return (
+    rect.width > 0 &&
+    rect.height > 0 &&
+    rect.left + rect.width > 0 &&
+    rect.top + rect.height > 0 &&
+    rect.left < width &&
+    rect.top < height
+  )
+}

@@ -1,0 +1,135 @@
+import { expect, test, type Page, type Request } from '@playwright/test'
+import { canvasShare, expectRenderPath, slot, url3d, waitLive } from './three-helpers'
+
+// What the 3D decides from the device rather than from its name: whether a worker can draw (the
+// worker is fetched only where an OffscreenCanvas gives a WebGL context), and the quality tier
+// (a timed GPU probe, whatever the renderer calls itself).
+
+test.use({ viewport: { width: 1000, height: 900 } })
+
+/** WebKit's case: OffscreenCanvas exists, but gives no WebGL context (here, in the page). */
+const NO_OFFSCREEN_WEBGL = () => {
+  const original = OffscreenCanvas.prototype.getContext as (...args: unknown[]) => unknown
+  OffscreenCanvas.prototype.getContext = function (this: OffscreenCanvas, kind: string, ...rest) {
+    if (/webgl/.test(kind)) return null
+    return original.call(this, kind, ...rest)
+  } as typeof OffscreenCanvas.prototype.getContext
+}
+
+/**
+ * A renderer that calls itself "Apple GPU", as WebKit's software renderer does. Runs wherever
+ * it is evaluated: the page (an init script) and the worker (prepended to the scripts it loads).
+ */
+const APPLE_GPU = `(() => {
+  const UNMASKED_RENDERER = 0x9246
+  for (const type of [self.WebGLRenderingContext, self.WebGL2RenderingContext]) {
+    if (!type || type.prototype.__namedAppleGpu) continue
+    const original = type.prototype.getParameter
+    type.prototype.getParameter = function (name) {
+      if (name === UNMASKED_RENDERER || name === this.RENDERER) return 'Apple GPU'
+      return original.call(this, name)
+    }
+    type.prototype.__namedAppleGpu = true
+  }
+})();
+`
+
+type Fetched = { url: string; bytes: number }
+
+/** The 3D's requests (scripts, the worker, models) from now on, with their bytes on the wire. */
+function record3dBytes(page: Page): Fetched[] {
+  const fetched: Fetched[] = []
+  page.on('requestfinished', async (request: Request) => {
+    const url = request.url()
+    if (!/\.(m?js|glb)(\?|$)/.test(url)) return
+    const sizes = await request.sizes()
+    fetched.push({ url, bytes: sizes.responseBodySize + sizes.responseHeadersSize })
+  })
+  return fetched
+}
+
+/** A figure for the run's output and its report (tests assert behaviour, benches speed). */
+function report(type: string, description: string) {
+  test.info().annotations.push({ type, description })
+  console.log(`${type}: ${description}`)
+}
+
+const kb = (fetched: Fetched[]) =>
+  Math.round(fetched.reduce((sum, f) => sum + f.bytes, 0) / 102.4) / 10
+
+/** Loads the showcase, asks for the 3D (the visitor's first scroll) and waits for the hero. */
+async function heroLive(page: Page, pathname: string) {
+  await page.goto(pathname, { waitUntil: 'load' })
+  await page.mouse.move(500, 450)
+  await page.mouse.wheel(0, 1)
+  await waitLive(page, 0)
+  expect(await canvasShare(page, slot(page, 0).stage)).toBeGreaterThan(0.05)
+}
+
+test('where an OffscreenCanvas gives no WebGL, the worker is never fetched and the main thread draws', async ({
+  page,
+}) => {
+  await page.addInitScript(NO_OFFSCREEN_WEBGL)
+  const workers: string[] = []
+  page.on('worker', (worker) => workers.push(worker.url()))
+  const warnings: string[] = []
+  page.on('console', (message) => {
+    if (message.type() === 'warning') warnings.push(message.text())
+  })
+  await page.goto('/en-us/showcase?debug3d', { waitUntil: 'load' })
+  const fetched = record3dBytes(page)
+  await page.mouse.move(500, 450)
+  await page.mouse.wheel(0, 1)
+  // Not forced (no `main` flag): the page chose the main thread itself.
+  await expect(slot(page, 0).root).toHaveAttribute('data-3d-state', 'live', { timeout: 30_000 })
+  await expectRenderPath(page, 'main')
+  expect(await canvasShare(page, slot(page, 0).stage)).toBeGreaterThan(0.05)
+  expect(workers).toEqual([])
+  // Straight to the main thread: no worker tried and given up on.
+  expect(warnings.filter((w) => w.startsWith('3D:'))).toEqual([])
+  report('3D bytes, main thread', `${kb(fetched)} KB`)
+})
+
+test('where an OffscreenCanvas gives WebGL, the worker draws', async ({ page }) => {
+  const workers: string[] = []
+  page.on('worker', (worker) => workers.push(worker.url()))
+  await page.goto('/en-us/showcase?debug3d', { waitUntil: 'load' })
+  const fetched = record3dBytes(page)
+  await page.mouse.move(500, 450)
+  await page.mouse.wheel(0, 1)
+  await waitLive(page, 0)
+  await expectRenderPath(page, 'worker')
+  expect(workers).toHaveLength(1)
+  report('3D bytes, worker', `${kb(fetched)} KB`)
+})
+
+for (const path of ['worker', 'main'] as const) {
+  test(`a software renderer gets the low tier even when it calls itself "Apple GPU" (${path} path)`, async ({
+    page,
+  }) => {
+    await page.addInitScript(APPLE_GPU)
+    // The worker's scripts are not the page's: the same words go ahead of each script it loads.
+    await page.route(/\.m?js(\?|$)/, async (route) => {
+      const response = await route.fetch()
+      await route.fulfill({ response, body: APPLE_GPU + (await response.text()) })
+    })
+    await heroLive(page, url3d('/en-us/showcase', path))
+    const named = await page.evaluate(() => {
+      const gl = new OffscreenCanvas(1, 1).getContext('webgl2')!
+      const name = gl.getParameter(
+        gl.getExtension('WEBGL_debug_renderer_info')!.UNMASKED_RENDERER_WEBGL,
+      )
+      gl.getExtension('WEBGL_lose_context')?.loseContext()
+      return name
+    })
+    expect(named, 'the renderer calls itself so').toBe('Apple GPU')
+    const { tier, ceiling, probeMs } = await page.evaluate(
+      () =>
+        (window as unknown as { __facet3d: { tier: string; ceiling: number; probeMs: number } })
+          .__facet3d,
+    )
+    // SwiftShader: the probe's draws are slow, so the tier is low and the pixel ratio stays 1.
+    expect({ tier, ceiling }).toEqual({ tier: 'low', ceiling: 1 })
+    report(`GPU probe, ${path} path`, `${probeMs.toFixed(1)} ms per draw`)
+  })
+}

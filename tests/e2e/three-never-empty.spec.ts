@@ -1,0 +1,83 @@
+import { expect, test } from '@playwright/test'
+import { canvasShare, RENDER_PATHS, slot, url3d } from './three-helpers'
+
+// A 3D slot is never empty: whatever happens while the 3D arrives, the visitor sees the poster
+// or the scene, never the slot's bare background. The home page's hero on a phone-sized window
+// (no mobile emulation, pixel ratio 1), CPU slowed 4×: the visitor's first scroll asks for the 3D;
+// at the moment the renderer's first frames arrive the page scrolls again and the window is
+// resized. The scene is static there (software renderer, or reduced motion), so only the
+// changes themselves can make the renderer draw again. Five runs per path and motion setting,
+// on one page each, each catching the arrival at another moment.
+
+/** Runs per path and motion setting; THREE_EMPTY_RUNS asks for more (to chase a rare race). */
+const RUNS = Number(process.env.THREE_EMPTY_RUNS ?? 5)
+if (!Number.isInteger(RUNS) || RUNS < 1)
+  throw new Error(
+    `THREE_EMPTY_RUNS must be a whole number of runs, not '${process.env.THREE_EMPTY_RUNS}'`,
+  )
+const PHONE = { width: 412, height: 823 }
+const RESIZED = { width: 400, height: 760 }
+const MOMENTS = ['engaged', 'canvas', 'frame', 'live', 'live+3'] as const
+
+type Hook = { frames: number; seq: number; sent: number }
+
+for (const path of RENDER_PATHS) {
+  for (const motion of ['no-preference', 'reduce'] as const) {
+    test(`the hero is never bare: a scroll and a resize as the 3D arrives, CPU 4× slower (${path} path, motion ${motion})`, async ({
+      page,
+    }) => {
+      test.setTimeout(RUNS * 40_000)
+      await page.emulateMedia({ reducedMotion: motion })
+      const cdp = await page.context().newCDPSession(page)
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 })
+      for (let run = 0; run < RUNS; run++) {
+        await page.setViewportSize(PHONE)
+        await page.goto(url3d('/en-us', path), { waitUntil: 'load' })
+        const hero = slot(page, 0)
+        await expect(hero.poster).toBeVisible()
+        // The visitor's first scroll: it asks for the 3D.
+        await page.mouse.move(200, 400)
+        await page.mouse.wheel(0, 10)
+        // The 3D arrives. Each run lands the changes below at another point of its arrival:
+        // before it (right after the scroll that asks for it: then nothing changes as it
+        // arrives), the canvas just added, the renderer's first frame, the moment the slot goes
+        // live (the poster starts to leave), three frames after that.
+        const moment = MOMENTS[run % MOMENTS.length]
+        await page.waitForFunction(
+          ([moment]) => {
+            const hook = (window as unknown as { __facet3d?: Hook }).__facet3d
+            if (moment === 'engaged') return true
+            if (moment === 'canvas') return !!document.querySelector('canvas')
+            if (moment.startsWith('frame')) return (hook?.frames ?? 0) >= 1
+            return (
+              document.querySelector('[data-3d-state]')?.getAttribute('data-3d-state') === 'live'
+            )
+          },
+          [moment],
+          { polling: 'raf', timeout: 30_000 },
+        )
+        await page.evaluate(
+          (wait) =>
+            new Promise<void>((resolve) => {
+              const step = (left: number) =>
+                left <= 0 ? resolve() : requestAnimationFrame(() => step(left - 1))
+              step(wait)
+            }),
+          { engaged: 0, canvas: 0, frame: 0, live: 0, 'live+3': 3 }[moment],
+        )
+        await page.evaluate(() => window.scrollBy(0, 10))
+        await page.setViewportSize(run % 2 ? RESIZED : { ...PHONE, height: PHONE.height - 40 })
+        // Settled: the renderer has drawn with the page's latest rectangles, and the hero is live.
+        await page.waitForFunction(() => {
+          const hook = (window as unknown as { __facet3d?: Hook }).__facet3d
+          return !!hook && hook.seq >= hook.sent
+        })
+        await expect(hero.root).toHaveAttribute('data-3d-state', 'live', { timeout: 30_000 })
+        await expect(hero.root.locator('[data-3d-stage] > div').first()).toHaveCSS('opacity', '0')
+        // The poster is gone: the scene must be on screen, where the hero is now.
+        const share = await canvasShare(page, hero.stage)
+        expect(share, `run ${run + 1} (${moment}): scene pixels in the hero`).toBeGreaterThan(0.03)
+      }
+    })
+  }
+}
