@@ -48,6 +48,15 @@ function fakeNext(): Fake {
         'cache-control',
         shared ? 's-maxage=31536000' : 'private, no-cache, no-store, max-age=0, must-revalidate',
       )
+      // Next.js answers a matching If-None-Match itself: a 304 with its configured headers.
+      const etag = `"${fake.version}"`
+      res.setHeader('etag', etag)
+      if (req.headers['if-none-match'] === etag) {
+        res.removeHeader('content-type')
+        res.statusCode = 304
+        res.end()
+        return
+      }
       res.statusCode = 200
       // Next.js writes a page in several chunks.
       const html = nextPage(fake.version)
@@ -127,6 +136,22 @@ describe('the serving layer', () => {
       expect(await (await fetch(`${origin}/prerendered`)).text()).toContain('<h1>v2</h1>')
       expect(fake.calls).toEqual(['/prerendered', '/prerendered'])
     })
+  })
+
+  it('never sends a 304 with a policy other than the page it revalidates', async () => {
+    // Through Next.js (recheck due) and from memory (kept page): the browser merges a 304's
+    // headers into the page it kept, so a 304 must not bring the base policy back.
+    for (const recheckMs of [0, 60_000])
+      await withLayer({ pageCache: createPageCache({ recheckMs }) }, async (origin) => {
+        const first = await fetch(`${origin}/prerendered`)
+        await first.text()
+        const etag = first.headers.get('etag')!
+        const page = first.headers.get('content-security-policy')
+        const again = await fetch(`${origin}/prerendered`, { headers: { 'if-none-match': etag } })
+        expect(again.status, `recheck ${recheckMs}`).toBe(304)
+        const policy = again.headers.get('content-security-policy')
+        expect(policy === null || policy === page, `recheck ${recheckMs}: ${policy}`).toBe(true)
+      })
   })
 
   it('empties the kept pages when the revalidate webhook succeeds', async () => {
