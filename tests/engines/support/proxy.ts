@@ -40,7 +40,9 @@ export async function startProxy(target: string, options: { inject?: string } = 
 
   const server: Server = createServer((req, res) => {
     const document = script !== undefined && /text\/html/.test(String(req.headers.accept))
-    const headers: IncomingHttpHeaders = { ...req.headers, host: upstream.host }
+    // The Host header is kept: the site answers under any host, and its mail API takes the
+    // origin the browser sees (the proxy's) as its own.
+    const headers: IncomingHttpHeaders = { ...req.headers }
     if (document) headers['accept-encoding'] = 'identity'
     const path = String(req.url).split('?')[0]!
     const forward = request(
@@ -49,7 +51,7 @@ export async function startProxy(target: string, options: { inject?: string } = 
         statuses.set(String(req.url), answer.statusCode!)
         const type = String(answer.headers['content-type'] ?? '')
         const policy = answer.headers['content-security-policy']
-        if (!document || answer.statusCode !== 200 || !type.startsWith('text/html')) {
+        if (!document || !type.startsWith('text/html')) {
           res.writeHead(answer.statusCode!, answer.headers)
           answer.on('data', (chunk: Buffer) =>
             bytes.set(path, (bytes.get(path) ?? 0) + chunk.length),
@@ -71,7 +73,7 @@ export async function startProxy(target: string, options: { inject?: string } = 
           delete out['transfer-encoding']
           if (typeof policy === 'string') out['content-security-policy'] = withHash(policy, hash!)
           bytes.set(path, (bytes.get(path) ?? 0) + body.length)
-          res.writeHead(200, out)
+          res.writeHead(answer.statusCode!, out)
           res.end(body)
         })
       },

@@ -95,6 +95,16 @@ export async function launchWebKit(site: string, options: { display: string }): 
     return result.value as never
   }
 
+  /**
+   * WebKitWebDriver refuses to click an element it scrolled to the viewport's edge ("not
+   * interactable"): bring it to the middle first, as a visitor scrolls to what they click.
+   */
+  const click = async (selector: string) => {
+    const element = await driver.findElement({ css: selector })
+    await driver.executeScript('arguments[0].scrollIntoView({ block: "center" })', element)
+    await element.click()
+  }
+
   return {
     name: 'webkit (MiniBrowser)',
     origin: proxy.origin,
@@ -109,11 +119,10 @@ export async function launchWebKit(site: string, options: { display: string }): 
     evaluate,
     press: (key) => driver.actions().sendKeys(KEYS[key]).perform(),
     async type(selector, text) {
-      const element = await driver.findElement({ css: selector })
-      await element.click()
-      await element.sendKeys(text)
+      await click(selector)
+      await driver.actions().sendKeys(text).perform()
     },
-    click: async (selector) => (await driver.findElement({ css: selector })).click(),
+    click,
     async screenshot(selector) {
       const element = await driver.findElement({ css: selector })
       return Buffer.from(await element.takeScreenshot(), 'base64')
