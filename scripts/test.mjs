@@ -87,6 +87,10 @@ if (!buildOk) {
   }
 }
 
+// Firefox and WebKit on that build (tests/engines/): Debian's firefox-esr and WebKitGTK.
+if (buildOk)
+  vitest('Firefox and WebKit (vitest)', 'engines', ['--config', 'vitest.engines.config.ts'])
+
 // Several nodes on that build sharing one Redis (tests/nodes/): the webhook on one purges all.
 if (buildOk)
   vitest('several nodes (vitest)', 'several-nodes', ['--config', 'vitest.nodes.config.ts'])

@@ -17,6 +17,21 @@ const TRANSFER_HEADERS = [
 ]
 
 /**
+ * A 304 that Next.js sends carries the site's base policy (`'unsafe-inline'`, no hashes): it
+ * never saw the page's scripts. A browser merges a 304's headers into the page it kept (RFC 9111,
+ * section 4.3.4), so the page it then shows would run under that base policy, not the one with
+ * the page's hashes it was sent with. A 304 here carries no policy, and the kept page keeps its
+ * own (RFC 9110, section 15.4.5: a 304 need not repeat representation metadata).
+ */
+function dropPolicyFromNotModified(res, statusCode = res.statusCode, headers) {
+  if (statusCode !== 304 || res.headersSent) return
+  res.removeHeader('content-security-policy')
+  if (headers && !Array.isArray(headers))
+    for (const key of Object.keys(headers))
+      if (key.toLowerCase() === 'content-security-policy') delete headers[key]
+}
+
+/**
  * Wraps `res` so that an HTML response with a Content Security Policy is collected instead of
  * sent: once Next.js ends it, `onPage({ status, headers, body })` gets the status, the headers
  * (without those of the transfer) and the whole body, and must answer `res` itself through
@@ -35,9 +50,15 @@ export function holdHtml(res, onPage) {
   }
   const { write, end, writeHead, flushHeaders } = res
   res.flushHeaders = function () {
+    dropPolicyFromNotModified(this)
     if (!isHtml()) return flushHeaders.call(this)
   }
   res.writeHead = function (statusCode, ...rest) {
+    dropPolicyFromNotModified(
+      this,
+      statusCode,
+      rest.find((value) => value && typeof value === 'object'),
+    )
     if (!isHtml()) return writeHead.call(this, statusCode, ...rest)
     // Kept for the end: the page is only sent once it is whole.
     this.statusCode = statusCode
@@ -50,6 +71,7 @@ export function holdHtml(res, onPage) {
     return this
   }
   res.write = function (chunk, encoding, callback) {
+    dropPolicyFromNotModified(this)
     if (!isHtml()) return write.call(this, chunk, encoding, callback)
     chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk, encoding))
     if (typeof encoding === 'function') encoding()
@@ -57,6 +79,7 @@ export function holdHtml(res, onPage) {
     return true
   }
   res.end = function (chunk, encoding, callback) {
+    dropPolicyFromNotModified(this)
     if (!isHtml()) return end.call(this, chunk, encoding, callback)
     if (typeof chunk === 'function') [callback, chunk] = [chunk, undefined]
     if (typeof encoding === 'function') [callback, encoding] = [encoding, undefined]

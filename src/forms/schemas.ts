@@ -17,6 +17,12 @@ const ONE_LINE_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/
 /** Characters refused in the message body: control characters except tab, CR and LF. */
 const TEXT_UNSAFE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/
 
+// Before any schema is built: zod compiles object parsers with `new Function` unless told not to,
+// and probes for it with a `new Function("")` when the first object schema is made. The site's policy
+// has no 'unsafe-eval', so that probe was refused and reported as a Content Security Policy
+// violation (Firefox raises it as an uncaught error) on every page with a form.
+z.config({ jitless: true })
+
 const code = (c: FieldErrorCode) => ({ error: c })
 
 function oneLine(max: number) {

@@ -51,6 +51,15 @@ function fakeNext(): Fake {
         'cache-control',
         shared ? 's-maxage=31536000' : 'private, no-cache, no-store, max-age=0, must-revalidate',
       )
+      // Next.js answers a matching If-None-Match itself: a 304 with its configured headers.
+      const etag = `"${fake.version}"`
+      res.setHeader('etag', etag)
+      if (req.headers['if-none-match'] === etag) {
+        res.removeHeader('content-type')
+        res.statusCode = 304
+        res.end()
+        return
+      }
       res.statusCode = 200
       // Next.js writes a page in several chunks.
       const html = nextPage(fake.version)
@@ -160,6 +169,22 @@ describe('the serving layer', () => {
       await (await fetch(`${origin}/en-us/journal`, { headers: cookie })).text()
       expect(fake.calls).toEqual(['/dynamic', '/dynamic', '/en-us/journal', '/en-us/journal'])
     })
+  })
+
+  it('never sends a 304 with a policy other than the page it revalidates', async () => {
+    // Through Next.js (recheck due) and from memory (kept page): the browser merges a 304's
+    // headers into the page it kept, so a 304 must not bring the base policy back.
+    for (const recheckMs of [0, 60_000])
+      await withLayer({ pageCache: createPageCache({ recheckMs }) }, async (origin) => {
+        const first = await fetch(`${origin}/prerendered`)
+        await first.text()
+        const etag = first.headers.get('etag')!
+        const page = first.headers.get('content-security-policy')
+        const again = await fetch(`${origin}/prerendered`, { headers: { 'if-none-match': etag } })
+        expect(again.status, `recheck ${recheckMs}`).toBe(304)
+        const policy = again.headers.get('content-security-policy')
+        expect(policy === null || policy === page, `recheck ${recheckMs}: ${policy}`).toBe(true)
+      })
   })
 
   it('empties the kept pages when the revalidate webhook succeeds', async () => {

@@ -1,0 +1,322 @@
+import { randomUUID } from 'node:crypto'
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import sharp from 'sharp'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { documentFile, languages, routes } from '../../e2e/support/content'
+import { DEFAULT_RECHECK_MS } from '../../../server/page-cache.mjs'
+import { until, waitFor, type Engine } from './engine'
+
+/** What the home page's 3D hero must come to in an engine. */
+export type ThreeOutcome =
+  /** Drawn, on this path (`window.__facet3d.path`): pixels in the slot. */
+  | { drawn: 'worker' | 'main' }
+  /** No WebGL: the poster stays, with the scene's description. */
+  | { poster: true }
+
+/** Where the measured 3D bytes of each engine go (README, "Engines"). */
+export const BYTES_REPORT = path.join('.data', 'test-results', 'engines-3d-bytes.jsonl')
+
+const LANGS = languages()
+const home = (lang: string) => documentFile('page', 'home', lang)
+const heroOf = (lang: string) =>
+  home(lang).data.slices!.find((slice) => slice.slice_type === 'hero')!.primary as Record<
+    string,
+    string
+  >
+
+/** Whether React has taken over the server-rendered page (its fiber on `<main>`). */
+const hydrated = () => {
+  const main = document.querySelector('main')
+  return !!main && Object.keys(main).some((key) => key.startsWith('__react'))
+}
+
+/** Brings every image into view in turn and says which did not load (or decode). */
+async function imagesThatFail() {
+  const failed: string[] = []
+  const images = Array.from(document.images)
+  for (const image of images) {
+    image.scrollIntoView({ block: 'center' })
+    const ok = await new Promise<boolean>((resolve) => {
+      if (image.complete) return resolve(image.naturalWidth > 0)
+      image.addEventListener('load', () => resolve(image.naturalWidth > 0), { once: true })
+      image.addEventListener('error', () => resolve(false), { once: true })
+    })
+    if (!ok) failed.push(image.currentSrc || image.src)
+  }
+  window.scrollTo(0, 0)
+  return { count: images.length, failed }
+}
+
+/** The share of pixels that differ from the top-left one's colour (the slot's background). */
+async function drawnShare(png: Buffer): Promise<number> {
+  const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true })
+  const [r, g, b] = [data[0]!, data[1]!, data[2]!]
+  let drawn = 0
+  for (let i = 0; i < info.width * info.height * 3; i += 3)
+    if (Math.abs(data[i]! - r) + Math.abs(data[i + 1]! - g) + Math.abs(data[i + 2]! - b) > 30)
+      drawn++
+  return drawn / (info.width * info.height)
+}
+
+/** The .eml files in the outbox that contain `marker`. */
+function messagesWith(marker: string): string[] {
+  const outbox = inject('outbox')
+  if (!existsSync(outbox)) return []
+  return readdirSync(outbox)
+    .filter((name) => name.endsWith('.eml'))
+    .filter((name) => readFileSync(path.join(outbox, name), 'utf8').includes(marker))
+}
+
+/**
+ * Waits until the message with `marker` is in the outbox, then checks it is there once. The form
+ * has said "sent" by then: the site has stopped sending it.
+ */
+async function expectOneMessage(marker: string) {
+  await until(`the message ${marker} in the outbox`, () => messagesWith(marker).length > 0)
+  expect(messagesWith(marker)).toHaveLength(1)
+}
+
+/** How long the server serves a kept page before asking Next.js again (server/page-cache.mjs). */
+const RECHECK_MS = DEFAULT_RECHECK_MS + 100
+
+/** The product's time trap refuses a submit within 1.5 s of the form appearing (MIN_FILL_MS). */
+const MIN_FILL_MS = 1_500
+
+/** Opens the contact page and waits until `form` is hydrated and its time trap has passed. */
+async function openForm(engine: Engine, form: string) {
+  await engine.goto('/en-us/contact')
+  await waitFor(
+    engine,
+    `${form} hydrated`,
+    (selector) => {
+      const element = document.querySelector(selector)
+      return !!element && Object.keys(element).some((key) => key.startsWith('__react'))
+    },
+    [form],
+  )
+  return Date.now() + MIN_FILL_MS
+}
+
+async function submitAndWaitSent(engine: Engine, form: string, notBefore: number) {
+  // A visitor takes longer than the time trap to fill a form; typing here may be quicker.
+  await until('the time trap to pass', () => Date.now() >= notBefore, MIN_FILL_MS + 1_000)
+  await engine.click(`${form} button[type="submit"]`)
+  const status = await waitFor(
+    engine,
+    `${form} to say the message is sent`,
+    (selector) => {
+      const kind = document.querySelector(`${selector} [data-status]`)?.getAttribute('data-status')
+      return kind === 'sent' || kind === 'failed' || kind === 'too_fast' ? kind : undefined
+    },
+    [form],
+    30_000,
+  )
+  expect(status).toBe('sent')
+}
+
+/**
+ * The site as a visitor sees it in one engine: every route in every language, images, both
+ * forms, the keyboard, the 404, the home page's 3D, and the recorder (no uncaught error, no
+ * Content Security Policy violation) on each. `pages: false` keeps only the 3D and the recorder
+ * (a second configuration of an engine already tested in full).
+ */
+export function engineSuite(
+  label: string,
+  launch: (site: string) => Promise<Engine>,
+  options: { three: ThreeOutcome; pages?: boolean },
+) {
+  describe(label, () => {
+    let engine: Engine
+    beforeAll(async () => {
+      engine = await launch(inject('origin'))
+    })
+    afterAll(async () => {
+      await engine?.close()
+    })
+
+    it('records an uncaught error and a refused inline script (the recorder works), also on a page revalidated with a 304', async () => {
+      await engine.goto('/en-us/about')
+      expect(await engine.problems()).toEqual([])
+      // Again once the server asks Next.js anew (past its recheck interval), so that a browser
+      // that revalidates gets Next's 304: the page must keep its own policy, which refuses an
+      // inline script that is not its own.
+      const loaded = Date.now()
+      await until('the server to recheck the page', () => Date.now() > loaded + RECHECK_MS)
+      await engine.goto('/en-us/about')
+      expect([200, 304]).toContain(engine.statuses.get('/en-us/about'))
+      await engine.evaluate(() => {
+        const script = document.createElement('script')
+        script.textContent = 'window.__injected = true'
+        document.body.append(script)
+        setTimeout(() => {
+          throw new Error('recorder check')
+        })
+      })
+      const problems = await until('two problems recorded', async () => {
+        const found = await engine.problems()
+        return found.some((line) => /recorder check/.test(line)) &&
+          found.some((line) => /script-src/.test(line))
+          ? found
+          : undefined
+      })
+      expect(problems.length).toBeGreaterThanOrEqual(2)
+      // The refused script did not run.
+      expect(await engine.evaluate(() => '__injected' in window)).toBe(false)
+    })
+
+    if (options.pages !== false) {
+      for (const route of routes())
+        it(`${route.url}: 200, its h1 and lang, hydrated, images loaded, nothing recorded`, async () => {
+          await engine.goto(route.url)
+          // 304: the browser had the page (an earlier test) and the site confirmed it unchanged.
+          expect([200, 304]).toContain(engine.statuses.get(route.url))
+          const page = await engine.evaluate(() => ({
+            lang: document.documentElement.lang,
+            h1: Array.from(document.querySelectorAll('h1')).map((h) => h.textContent?.trim()),
+          }))
+          expect(page).toEqual({ lang: route.lang, h1: [route.data.title] })
+          await waitFor(engine, `${route.url} hydrated`, hydrated, [])
+          const images = await engine.evaluate(imagesThatFail)
+          expect(images.failed, route.url).toEqual([])
+          expect(await engine.problems(), route.url).toEqual([])
+        })
+
+      for (const lang of LANGS)
+        it(`an unknown path in ${lang}: 404, the not-found page in ${lang}`, async () => {
+          const url = `/${lang}/no-such-page`
+          await engine.goto(url)
+          expect(engine.statuses.get(url)).toBe(404)
+          const settings = documentFile('settings', 'settings', lang).data
+          const page = await engine.evaluate(() => ({
+            lang: document.documentElement.lang,
+            h1: document.querySelector('h1')?.textContent?.trim(),
+          }))
+          expect(page).toEqual({ lang, h1: String(settings.not_found_title) })
+          await waitFor(engine, `${url} hydrated`, hydrated, [])
+          expect(await engine.problems()).toEqual([])
+        })
+
+      it('Tab reaches the skip link first, and Enter moves focus to the main content', async () => {
+        await engine.goto('/en-us/about')
+        await engine.press('Tab')
+        expect(await engine.evaluate(() => document.activeElement?.className)).toContain(
+          'skip-link',
+        )
+        await engine.press('Enter')
+        await waitFor(
+          engine,
+          'focus on <main>',
+          () => document.activeElement === document.querySelector('main'),
+          [],
+        )
+      })
+
+      it('the contact form delivers exactly one message into the outbox', async () => {
+        const form = '.slice-contact-form form'
+        const notBefore = await openForm(engine, form)
+        const marker = randomUUID()
+        await engine.type(`${form} [name="name"]`, 'Ada Lovelace')
+        await engine.type(`${form} [name="email"]`, 'ada@example.com')
+        await engine.type(`${form} [name="subject"]`, `Engines ${marker.slice(0, 8)}`)
+        await engine.type(`${form} [name="message"]`, `Hello from ${engine.name}. ${marker}`)
+        await submitAndWaitSent(engine, form, notBefore)
+        await expectOneMessage(marker)
+        expect(await engine.problems()).toEqual([])
+      })
+
+      it('the newsletter delivers exactly one message into the outbox', async () => {
+        const form = '.slice-newsletter form'
+        const notBefore = await openForm(engine, form)
+        const address = `reader-${randomUUID().slice(0, 8)}@example.com`
+        await engine.type(`${form} [name="email"]`, address)
+        await submitAndWaitSent(engine, form, notBefore)
+        await expectOneMessage(address)
+        expect(await engine.problems()).toEqual([])
+      })
+    }
+
+    const outcome =
+      'drawn' in options.three
+        ? `drawn on the ${options.three.drawn} path, pixels in the slot`
+        : 'the poster with its description'
+    for (const lang of options.pages === false ? [LANGS[0]!] : LANGS)
+      it(`the home page's 3D hero (${lang}): ${outcome}`, async () => {
+        await engine.goto(`/${lang}?debug3d`)
+        const slot = '[data-3d-state]'
+        const served = new Set(engine.bytes.keys())
+        // The 3D loads when the visitor engages: a scroll.
+        await engine.evaluate(() => window.scrollBy(0, 1))
+        const state = await waitFor(
+          engine,
+          'the hero to settle',
+          (selector) => {
+            const value = document.querySelector(selector)?.getAttribute('data-3d-state')
+            return value === 'live' || value === 'unsupported' || value === 'error'
+              ? value
+              : undefined
+          },
+          [slot],
+          45_000,
+        )
+        if ('drawn' in options.three) {
+          expect(state).toBe('live')
+          expect(
+            await engine.evaluate(
+              () => (window as unknown as { __facet3d?: { path: string } }).__facet3d?.path,
+            ),
+          ).toBe(options.three.drawn)
+          // The poster fades once the scene is drawn; then the slot shows the scene.
+          await waitFor(
+            engine,
+            'the poster to fade',
+            (selector) => {
+              const poster = document.querySelector(`${selector} [data-3d-stage] > div`)
+              return !!poster && getComputedStyle(poster).opacity === '0'
+            },
+            [slot],
+          )
+          const share = await drawnShare(await engine.screenshot(`${slot} [data-3d-stage]`))
+          expect(share).toBeGreaterThan(0.05)
+        } else {
+          expect(state).toBe('unsupported')
+          const shown = await engine.evaluate((selector) => {
+            const image = document.querySelector<HTMLImageElement>(`${selector} img`)
+            return {
+              poster: !!image && image.naturalWidth > 0 && image.getBoundingClientRect().width > 0,
+              description: document.querySelector(`${selector} p`)?.textContent,
+            }
+          }, slot)
+          expect(shown).toEqual({ poster: true, description: heroOf(lang).scene_description })
+        }
+        expect(await engine.problems()).toEqual([])
+        // What the 3D cost this engine: the code fetched after the engagement, in the page and in
+        // its worker (the proxy sees both; the page's Resource Timing, the page's own only).
+        const timing = await engine.evaluate(() =>
+          performance
+            .getEntriesByType('resource')
+            .map((entry) => entry as PerformanceResourceTiming)
+            .map((e) => ({
+              path: new URL(e.name).pathname,
+              transferSize: e.transferSize,
+              encodedBodySize: e.encodedBodySize,
+            })),
+        )
+        const fetched = [...engine.bytes].filter(
+          ([file]) => !served.has(file) && file.startsWith('/_next/static/'),
+        )
+        mkdirSync(path.dirname(BYTES_REPORT), { recursive: true })
+        appendFileSync(
+          BYTES_REPORT,
+          JSON.stringify({
+            engine: engine.name,
+            lang,
+            state,
+            wire: Object.fromEntries(fetched),
+            wireTotal: fetched.reduce((sum, [, n]) => sum + n, 0),
+            resourceTiming: timing.filter((t) => fetched.some(([file]) => file === t.path)),
+          }) + '\n',
+        )
+      })
+  })
+}

@@ -1,0 +1,139 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, readdirSync } from 'node:fs'
+import { Builder, Capabilities, Key, type WebDriver } from 'selenium-webdriver'
+import { freePort } from '../../conformance/helpers'
+import { installRecorder, recorded, until, type Engine } from './engine'
+import { startProxy } from './proxy'
+
+/** WebKitGTK's MiniBrowser (Debian's libwebkit2gtk-4.1-0, which webkit2gtk-driver pulls in). */
+export function miniBrowserPath(): string {
+  if (process.env.MINIBROWSER_PATH) return process.env.MINIBROWSER_PATH
+  for (const arch of readdirSync('/usr/lib'))
+    for (const api of ['webkit2gtk-4.1', 'webkit2gtk-4.0', 'webkitgtk-6.0']) {
+      const candidate = `/usr/lib/${arch}/${api}/MiniBrowser`
+      if (existsSync(candidate)) return candidate
+    }
+  throw new Error(
+    "WebKitGTK's MiniBrowser not found: apt-get install -y webkit2gtk-driver, or set MINIBROWSER_PATH.",
+  )
+}
+
+const KEYS = { Tab: Key.TAB, Enter: Key.ENTER } as const
+
+/**
+ * WebKit (WebKitGTK's MiniBrowser on an X display) driven over classic WebDriver by
+ * selenium-webdriver through Debian's WebKitWebDriver.
+ *
+ * Classic WebDriver has no preload script: a script of ours sent through it runs only once `get`
+ * returns, after the page's load, too late for what goes wrong while the page starts. (MiniBrowser
+ * can write console messages to its output, but not for the views it opens under automation.)
+ * So the recorder comes with the page: the proxy in front of the site (proxy.ts) puts its
+ * listeners first in the `<head>`, allowed by their hash in the page's own policy, and they run
+ * before any of the page's scripts, as a preload script would.
+ */
+export async function launchWebKit(site: string, options: { display: string }): Promise<Engine> {
+  const proxy = await startProxy(site, { inject: `(${installRecorder.toString()})()` })
+  const driverPort = await freePort()
+  const driverProcess: ChildProcess = spawn('WebKitWebDriver', [`--port=${driverPort}`], {
+    env: { ...process.env, DISPLAY: options.display },
+    stdio: 'ignore',
+    detached: true,
+  })
+  await new Promise<void>((resolve, reject) => {
+    driverProcess.once('error', (error) =>
+      reject(
+        new Error(
+          `WebKitWebDriver did not start (apt-get install -y webkit2gtk-driver): ${error.message}`,
+        ),
+      ),
+    )
+    driverProcess.once('spawn', () => resolve())
+  })
+  const stop = async () => {
+    try {
+      process.kill(-driverProcess.pid!, 'SIGTERM')
+    } catch {
+      /* already stopped */
+    }
+    await proxy.close()
+  }
+  const server = `http://127.0.0.1:${driverPort}`
+  let driver: WebDriver
+  try {
+    await until(`WebKitWebDriver answering on ${server}`, () =>
+      fetch(`${server}/status`).then(
+        (response) => response.ok,
+        () => false,
+      ),
+    )
+    driver = await new Builder()
+      .usingServer(server)
+      .withCapabilities(
+        new Capabilities({
+          browserName: 'MiniBrowser',
+          'webkitgtk:browserOptions': { binary: miniBrowserPath(), args: ['--automation'] },
+        }),
+      )
+      .build()
+    await driver.manage().setTimeouts({ script: 60_000, pageLoad: 60_000 })
+    await driver.manage().window().setRect({ width: 1000, height: 900 })
+  } catch (error) {
+    await stop()
+    throw error
+  }
+
+  const evaluate: Engine['evaluate'] = async (fn, ...args) => {
+    const result = (await driver.executeAsyncScript(
+      `const done = arguments[arguments.length - 1];
+       const args = Array.prototype.slice.call(arguments, 0, -1);
+       Promise.resolve()
+         .then(() => (${fn.toString()})(...args))
+         .then((value) => done({ value }), (error) => done({ error: String((error && error.stack) || error) }));`,
+      ...args,
+    )) as { value?: unknown; error?: string }
+    if (result.error !== undefined) throw new Error(`In the page: ${result.error}`)
+    return result.value as never
+  }
+
+  /**
+   * WebKitWebDriver refuses to click an element it scrolled to the viewport's edge ("not
+   * interactable"): bring it to the middle first, as a visitor scrolls to what they click.
+   */
+  const click = async (selector: string) => {
+    const element = await driver.findElement({ css: selector })
+    await driver.executeScript('arguments[0].scrollIntoView({ block: "center" })', element)
+    await element.click()
+  }
+
+  return {
+    name: 'webkit (MiniBrowser)',
+    origin: proxy.origin,
+    bytes: proxy.bytes,
+    statuses: proxy.statuses,
+    async goto(path) {
+      proxy.reset()
+      await driver.get(`${proxy.origin}${path}`)
+      const installed = await evaluate(() => '__facetProblems' in window)
+      if (!installed) throw new Error(`${path}: the recorder did not come with the page`)
+    },
+    evaluate,
+    press: (key) => driver.actions().sendKeys(KEYS[key]).perform(),
+    async type(selector, text) {
+      await click(selector)
+      await driver.actions().sendKeys(text).perform()
+    },
+    click,
+    async screenshot(selector) {
+      const element = await driver.findElement({ css: selector })
+      return Buffer.from(await element.takeScreenshot(), 'base64')
+    },
+    problems: () => evaluate(recorded),
+    async close() {
+      try {
+        await driver.quit()
+      } finally {
+        await stop()
+      }
+    },
+  }
+}
