@@ -33,6 +33,9 @@ export function prerenderedPaths(distDir) {
   return new Set(Object.keys(JSON.parse(readFileSync(manifest, 'utf8')).routes ?? {}))
 }
 
+/** The slice simulator's page (src/app/slice-simulator), framed by Slice Machine. */
+const SLICE_SIMULATOR_PATH = '/slice-simulator'
+
 function pathnameOf(url) {
   const pathname = String(url ?? '/').split('?')[0]
   return pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname
@@ -69,7 +72,14 @@ export function createSiteListener({
     const page =
       key !== undefined && isSharedPage(answer.status, answer.headers)
         ? pageCache.keep(key, answer)
-        : preparePage(answer, { brotliQuality: PER_REQUEST_BROTLI_QUALITY })
+        : preparePage(answer, {
+            brotliQuality: PER_REQUEST_BROTLI_QUALITY,
+            // Slice Machine loads the slice simulator in a frame it keeps hidden (display: none)
+            // until the simulator answers its postMessage handshake; a hidden frame paints no
+            // frames, so scripts held for the first paint would never run and Slice Machine
+            // would give up ("can't render your slice").
+            afterPaint: pathnameOf(req.url) !== SLICE_SIMULATOR_PATH,
+          })
     if (page.refused > 0 && !warned) {
       warned = true
       log.warn(

@@ -2,7 +2,7 @@ import { expect, test, type APIRequestContext, type APIResponse } from '@playwri
 import { compressToEncodedURIComponent } from 'lz-string'
 import { languages, routes } from './support/content'
 import { HOSTILE_URLS, hostilize } from '../fixtures/hostile/corpus'
-import { apiSliceMocks } from '../support/slice-mocks'
+import { apiSliceMocks } from '../../scripts/slices/api-mocks'
 
 /**
  * Hostile content and abusive requests against the production build.

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
 import { compressToEncodedURIComponent } from 'lz-string'
-import { apiSliceMocksOf, slicesWithMocks } from '../support/slice-mocks'
+import { apiSliceMocksOf, slicesWithMocks } from '../../scripts/slices/api-mocks'
 
 const SLICES = path.join(process.cwd(), 'src', 'slices')
 

@@ -11,7 +11,7 @@ import {
   dangerousMarkup,
   hostilize,
 } from '../fixtures/hostile/corpus'
-import { apiSliceMocks } from '../support/slice-mocks'
+import { apiSliceMocks } from '../../scripts/slices/api-mocks'
 
 /** Slices that query the content API themselves (async; the forms read `settings`): rendered by the e2e suite instead. */
 const QUERYING = new Set(['post_list', 'project_grid', 'contact_form', 'newsletter'])

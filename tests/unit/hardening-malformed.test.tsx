@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { Slices } from '@/components/Slices'
 import { sanitizeContent } from '@/lib/content/sanitize'
 import { SLICE_MODELS, TYPE_MODELS, normalizeDocument } from '@/lib/content/normalize'
-import { apiSliceMocks } from '../support/slice-mocks'
+import { apiSliceMocks } from '../../scripts/slices/api-mocks'
 
 /**
  * Malformed documents render without throwing: property tests take every slice's valid mocks

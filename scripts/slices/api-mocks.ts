@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { renderSliceMock } from '@prismicio/mocks'
+import { compressToEncodedURIComponent } from 'lz-string'
 
 /**
  * Every slice's mocks (`src/slices/<Name>/mocks.json`, in Slice Machine's `SharedSliceContent`
@@ -38,4 +39,28 @@ export function apiSliceMocksOf(name: string): ApiSliceMock[] {
 /** Every slice's mocks in the Content API's shape. */
 export function apiSliceMocks(): ApiSliceMock[] {
   return slicesWithMocks().flatMap(apiSliceMocksOf)
+}
+
+/** The simulator's path for these slices, with the state Slice Machine's simulator sets. */
+export function simulatorPath(slices: unknown[]): string {
+  return `/slice-simulator?state=${compressToEncodedURIComponent(JSON.stringify(slices))}`
+}
+
+/**
+ * A text a visitor sees in this mock's slice: its first filled Text or rich text field (a label,
+ * a heading, a paragraph), in the model's field order.
+ */
+export function visibleText(name: string, variation: string): string {
+  const model = JSON.parse(readFileSync(path.join(SLICES, name, 'model.json'), 'utf8')) as {
+    variations: { id: string; primary?: Record<string, { type: string }> }[]
+  }
+  const slice = apiSliceMocksOf(name).find((m) => m.variation === variation)
+  const fields = model.variations.find((v) => v.id === variation)?.primary ?? {}
+  for (const [id, field] of Object.entries(fields)) {
+    const value = slice?.primary[id]
+    if (field.type === 'Text' && typeof value === 'string' && value.trim()) return value
+    if (field.type === 'StructuredText' && Array.isArray(value) && value[0]?.text)
+      return value[0].text
+  }
+  throw new Error(`${name}/${variation}: the mock has no text to look for`)
 }

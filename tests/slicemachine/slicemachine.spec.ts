@@ -1,0 +1,52 @@
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { expect, test } from '@playwright/test'
+import { apiSliceMocksOf, slicesWithMocks, visibleText } from '../../scripts/slices/api-mocks'
+
+/**
+ * Slice Machine as a developer runs it on the project, offline and logged out: every slice in
+ * its list with its screenshot, and every variation in its simulator (the site's
+ * /slice-simulator, framed by Slice Machine and fed the mock over its postMessage channel)
+ * showing the mock's text.
+ */
+
+const SLICES = slicesWithMocks()
+/** Slice Machine's URL segment for the library `./src/slices` ("/" becomes "--"). */
+const LIBRARY = './src/slices'.replace(/\//g, '--')
+
+function modelOf(name: string): { name: string; variations: { id: string; name: string }[] } {
+  return JSON.parse(readFileSync(path.join('src', 'slices', name, 'model.json'), 'utf8'))
+}
+
+test('lists every slice with a screenshot of each variation', async ({ page }) => {
+  await page.goto('/slices')
+  for (const name of SLICES) {
+    const card = page.getByRole('link', { name: new RegExp(`^${modelOf(name).name}\\b`) })
+    await expect(card.first()).toBeVisible()
+  }
+  await expect(page.getByText('Missing screenshot')).toHaveCount(0)
+  // Each card's image is the slice's screenshot, served by Slice Machine, and it loads.
+  const images = page.locator('main img')
+  await expect(images).toHaveCount(SLICES.length)
+  for (const image of await images.all()) {
+    await image.scrollIntoViewIfNeeded()
+    await expect
+      .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
+      .toBe(true)
+  }
+})
+
+for (const name of SLICES) {
+  for (const mock of apiSliceMocksOf(name)) {
+    test(`the simulator shows ${name} / ${mock.variation} from its mock`, async ({ page }) => {
+      await page.goto(`/slices/${LIBRARY}/${modelOf(name).name}/${mock.variation}/simulator`)
+      const frame = page.frameLocator('iframe')
+      const slice = frame.locator(
+        `[data-slice-type="${mock.slice_type}"][data-slice-variation="${mock.variation}"]`,
+      )
+      await expect(slice).toBeVisible({ timeout: 30_000 })
+      await expect(slice).toContainText(visibleText(name, mock.variation))
+      await expect(page.getByText("can't render your slice")).toHaveCount(0)
+    })
+  }
+}
