@@ -82,25 +82,25 @@ export function screenshotUploader(options: {
   return {
     uploaded: () => count,
     async withScreenshots(model, modelFile, remote) {
-      const variations = await Promise.all(
-        model.variations.map(async (variation) => {
-          const file = path.join(path.dirname(modelFile), `screenshot-${variation.id}.png`)
-          if (!existsSync(file)) return variation
-          const data = readFileSync(file)
-          const digest = createHash('sha1').update(data).digest('hex')
-          const there = remote?.variations.find((v) => v.id === variation.id)?.imageUrl
-          if (there?.includes(digest)) return { ...variation, imageUrl: there }
-          if (options.dryRun) return { ...variation, imageUrl: `(screenshot ${digest})` }
-          const key = [
-            endpoints.name,
-            'shared-slices',
-            model.id,
-            variation.id,
-            `${digest}.png`,
-          ].join('/')
-          return { ...variation, imageUrl: await upload(data, key) }
-        }),
-      )
+      // One upload at a time: the write APIs take about one request a second.
+      const variations: Variation[] = []
+      for (const variation of model.variations) {
+        const file = path.join(path.dirname(modelFile), `screenshot-${variation.id}.png`)
+        if (!existsSync(file)) {
+          variations.push(variation)
+          continue
+        }
+        const data = readFileSync(file)
+        const digest = createHash('sha1').update(data).digest('hex')
+        const there = remote?.variations.find((v) => v.id === variation.id)?.imageUrl
+        if (there?.includes(digest)) variations.push({ ...variation, imageUrl: there })
+        else if (options.dryRun)
+          variations.push({ ...variation, imageUrl: `(screenshot ${digest})` })
+        else {
+          const key = [endpoints.name, 'shared-slices', model.id, variation.id, `${digest}.png`]
+          variations.push({ ...variation, imageUrl: await upload(data, key.join('/')) })
+        }
+      }
       return { ...model, variations }
     },
   }
