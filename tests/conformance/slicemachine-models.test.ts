@@ -85,6 +85,10 @@ type SliceModel = {
 }
 type Manager = {
   plugins: { initPlugins: () => Promise<void> }
+  customTypes: {
+    readCustomType: (args: { id: string }) => Promise<{ model: { id: string } }>
+    updateCustomType: (args: { model: { id: string } }) => Promise<{ errors: unknown[] }>
+  }
   slices: {
     readSlice: (args: { libraryID: string; sliceID: string }) => Promise<{ model: SliceModel }>
     updateSlice: (args: {
@@ -118,14 +122,22 @@ function smallContent(): string {
 }
 
 describe('Slice Machine on the project', () => {
-  it('saves a slice with no edit without changing any file', async () => {
+  it('saves every slice and custom type with no edit without changing any file', async () => {
     const dir = projectCopy()
     const sm = await manager(dir)
     const before = snapshot(dir)
-    for (const sliceID of ['faq', 'hero', 'project_grid']) {
+    for (const name of readdirSync(path.join(dir, 'src', 'slices'))) {
+      if (!name.match(/^[A-Z]/)) continue
+      const { id: sliceID } = JSON.parse(
+        readFileSync(path.join(dir, 'src', 'slices', name, 'model.json'), 'utf8'),
+      )
       const { model } = await sm.slices.readSlice({ libraryID: LIBRARY, sliceID })
       const { errors } = await sm.slices.updateSlice({ libraryID: LIBRARY, model })
       expect(errors).toEqual([])
+    }
+    for (const id of readdirSync(path.join(dir, 'customtypes'))) {
+      const { model } = await sm.customTypes.readCustomType({ id })
+      expect((await sm.customTypes.updateCustomType({ model })).errors).toEqual([])
     }
     expect(changed(before, snapshot(dir))).toEqual([])
   }, 60_000)
