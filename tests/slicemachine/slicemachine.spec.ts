@@ -11,6 +11,8 @@ import { apiSliceMocksOf, slicesWithMocks, visibleText } from '../../scripts/sli
  */
 
 const SLICES = slicesWithMocks()
+/** The slices with a 3D scene over a poster. */
+const THREE_D = new Set(['hero', 'model_viewer'])
 /** Slice Machine's URL segment for the library `./src/slices` ("/" becomes "--"). */
 const LIBRARY = './src/slices'.replace(/\//g, '--')
 
@@ -46,6 +48,11 @@ for (const name of SLICES) {
       )
       await expect(slice).toBeVisible({ timeout: 30_000 })
       await expect(slice).toContainText(visibleText(name, mock.variation))
+      // A 3D slot shows its poster until its scene is drawn in the frame, then the scene.
+      if (THREE_D.has(mock.slice_type))
+        await expect(
+          slice.locator('img[src*="/local/prismic/media/"], canvas').first(),
+        ).toBeVisible()
       await expect(page.getByText("can't render your slice")).toHaveCount(0)
     })
   }
