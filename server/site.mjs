@@ -74,10 +74,10 @@ export function createSiteListener({
         ? pageCache.keep(key, answer)
         : preparePage(answer, {
             brotliQuality: PER_REQUEST_BROTLI_QUALITY,
-            // Slice Machine loads the slice simulator in a frame it keeps hidden (display: none)
-            // until the simulator answers its postMessage handshake; a hidden frame paints no
-            // frames, so scripts held for the first paint would never run and Slice Machine
-            // would give up ("can't render your slice").
+            // The simulator's clients (Prismic's page builder, which a production build answers,
+            // and Slice Machine, which only a development build answers) load it in a frame kept
+            // hidden (display: none) until it answers their postMessage handshake; a hidden frame
+            // paints no frames, so scripts held for the first paint would never run.
             afterPaint: pathnameOf(req.url) !== SLICE_SIMULATOR_PATH,
           })
     if (page.refused > 0 && !warned) {
