@@ -19,6 +19,21 @@ export type ApiSliceMock = {
 
 const SLICES = path.resolve('src', 'slices')
 
+/** The site origin the mocks' URLs are absolute on (slicemachine.config.json's simulator URL). */
+export const MOCKS_ORIGIN = new URL(
+  JSON.parse(readFileSync(path.resolve('slicemachine.config.json'), 'utf8')).localSliceSimulatorURL,
+).origin
+
+/** `value` with every string on `MOCKS_ORIGIN` moved to `origin`. */
+function rebase(value: unknown, origin: string): unknown {
+  if (typeof value === 'string')
+    return value.startsWith(`${MOCKS_ORIGIN}/`) ? origin + value.slice(MOCKS_ORIGIN.length) : value
+  if (Array.isArray(value)) return value.map((v) => rebase(v, origin))
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rebase(v, origin)]))
+  return value
+}
+
 /** The slice folders that have mocks, by name (`Hero`, `RichText`…). */
 export function slicesWithMocks(): string[] {
   return readdirSync(SLICES)
@@ -26,19 +41,22 @@ export function slicesWithMocks(): string[] {
     .sort()
 }
 
-/** One slice folder's mocks in the Content API's shape. */
-export function apiSliceMocksOf(name: string): ApiSliceMock[] {
+/**
+ * One slice folder's mocks in the Content API's shape, their URLs on `origin` (default: relative
+ * to whatever site shows them, as the site's own pages have them).
+ */
+export function apiSliceMocksOf(name: string, origin = ''): ApiSliceMock[] {
   const model = JSON.parse(readFileSync(path.join(SLICES, name, 'model.json'), 'utf8'))
   const mocks = JSON.parse(readFileSync(path.join(SLICES, name, 'mocks.json'), 'utf8'))
   return mocks.map((mock: { variation: string }) => {
-    const slice = renderSliceMock(model, mock as never) as ApiSliceMock
+    const slice = rebase(renderSliceMock(model, mock as never), origin) as ApiSliceMock
     return { ...slice, id: `${slice.slice_type}$${slice.variation}-mock`, slice_label: null }
   })
 }
 
 /** Every slice's mocks in the Content API's shape. */
 export function apiSliceMocks(): ApiSliceMock[] {
-  return slicesWithMocks().flatMap(apiSliceMocksOf)
+  return slicesWithMocks().flatMap((name) => apiSliceMocksOf(name))
 }
 
 /** The simulator's path for these slices, with the state Slice Machine's simulator sets. */

@@ -40,8 +40,16 @@ type Mock = {
 const ROOT = process.cwd()
 const LIBRARY = './src/slices'
 const SLICES = path.join(ROOT, 'src', 'slices')
-/** The origin the in-process content API answers under; mocks keep the path only. */
-const ORIGIN = 'http://facet.invalid'
+/**
+ * The site's origin as Slice Machine knows it (its `localSliceSimulatorURL`): media and page URLs
+ * in the mocks are absolute on it, because Slice Machine's mock editor parses every image URL
+ * (`new URL(origin.url)` in its crop helper) and fails on a relative one. The in-process content
+ * API answers under it, so its media URLs come out there.
+ */
+const ORIGIN = new URL(
+  JSON.parse(readFileSync(path.join(ROOT, 'slicemachine.config.json'), 'utf8'))
+    .localSliceSimulatorURL ?? 'http://localhost:3000/slice-simulator',
+).origin
 
 /** A UUID-shaped key derived from `seed`: stable from one run to the next. */
 function keyOf(seed: string): string {
@@ -49,9 +57,9 @@ function keyOf(seed: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`
 }
 
-/** A URL of the content API as the site serves it: the path, on whatever host the site runs. */
+/** A URL made absolute on the site's origin (page paths from the route resolver, web links). */
 function local(url: string): string {
-  return url.startsWith(ORIGIN) ? url.slice(ORIGIN.length) : url
+  return url.startsWith('/') && !url.startsWith('//') ? `${ORIGIN}${url}` : url
 }
 
 function isEmpty(value: Json | undefined): boolean {
@@ -75,7 +83,7 @@ function link(field: ModelField, value: JsonObject, seed: string): Content {
     case 'Web':
       return stored({
         __TYPE__: 'ExternalLink',
-        url: value.url as string,
+        url: local(value.url as string),
         ...(value.target ? { target: value.target } : {}),
       })
     case 'Media':
@@ -95,7 +103,7 @@ function link(field: ModelField, value: JsonObject, seed: string): Content {
       // a web link, so the simulator's link still leads where the sample content's does.
       if (field.config?.select === 'document')
         return stored({ __TYPE__: 'DocumentLink', id: value.id as string })
-      return stored({ __TYPE__: 'ExternalLink', url: value.url as string })
+      return stored({ __TYPE__: 'ExternalLink', url: local(value.url as string) })
     default:
       throw new Error(`${seed}: a ${String(value.link_type)} link has no mock form`)
   }
