@@ -68,6 +68,15 @@ function checkField(
         `"${content.value}" is not one of the options ${field.config.options.join(', ')}`,
       )
   }
+  // Slice Machine's mock editor builds each image's crop URL with `new URL(origin.url)`.
+  if (type === 'Image') {
+    const url = (content as { origin?: { url?: unknown } }).origin?.url
+    if (typeof url !== 'string' || !URL.canParse(url))
+      problems(
+        where,
+        `Slice Machine's editor cannot show it: origin.url ${JSON.stringify(url)} is not an absolute URL`,
+      )
+  }
   if (type === 'Group')
     checkItems(field.config?.fields ?? {}, content.value as GroupItem[], where, problems)
 }
