@@ -16,7 +16,16 @@ const THREE_D = new Set(['hero', 'model_viewer'])
 /** Slice Machine's URL segment for the library `./src/slices` ("/" becomes "--"). */
 const LIBRARY = './src/slices'.replace(/\//g, '--')
 
-function modelOf(name: string): { name: string; variations: { id: string; name: string }[] } {
+type Model = {
+  name: string
+  variations: {
+    id: string
+    name: string
+    primary?: Record<string, { config?: { label?: string } }>
+  }[]
+}
+
+function modelOf(name: string): Model {
   return JSON.parse(readFileSync(path.join('src', 'slices', name, 'model.json'), 'utf8'))
 }
 
@@ -54,6 +63,13 @@ for (const name of SLICES) {
           slice.locator('img[src*="/local/prismic/media/"], canvas').first(),
         ).toBeVisible()
       await expect(page.getByText("can't render your slice")).toHaveCount(0)
+      // Its mock editor shows the mock's fields (it fails, "Editor error", on a mock it cannot
+      // parse, such as a relative image URL).
+      const variation = modelOf(name).variations.find((v) => v.id === mock.variation)!
+      const firstLabel = Object.values(variation.primary ?? {})[0]?.config?.label ?? ''
+      const editor = page.locator('.editor')
+      await expect(editor).toContainText(firstLabel.split(' (')[0]!)
+      await expect(editor).not.toContainText('Editor error')
     })
   }
 }
