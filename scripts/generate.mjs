@@ -1,7 +1,12 @@
 // Generates what the Slice Machine models imply: the slice registry (src/slices/index.ts) and
-// the content types (prismicio-types.d.ts, via prismic-ts-codegen). Run `npm run generate`.
+// the content types (prismicio-types.d.ts). Run `npm run generate`.
+//
+// prismicio-types.d.ts has one writer, Slice Machine's adapter: every save in Slice Machine
+// rewrites it (@slicemachine/adapter-next's `upsertGlobalTypeScriptTypes`, with its own
+// prismic-ts-codegen, formatted with the project's Prettier settings). This script calls that
+// same function, so the file is the same whether Slice Machine or this script wrote it last.
 import { readdirSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
-import { execFileSync } from 'node:child_process'
+import { createRequire } from 'node:module'
 import path from 'node:path'
 
 const slicesDir = path.join(process.cwd(), 'src/slices')
@@ -22,5 +27,17 @@ ${slices.map((s) => `  ${s.id}: ${s.name},`).join('\n')}
 }
 `
 writeFileSync(path.join(slicesDir, 'index.ts'), registry)
-execFileSync(path.join('node_modules', '.bin', 'prismic-ts-codegen'), { stdio: 'inherit' })
+// Slice Machine's manager as it runs, for the adapter's context (its ES build imports
+// directories, which Node refuses: the CommonJS build is used).
+const require = createRequire(import.meta.url)
+const { createSliceMachineManager } = require('@slicemachine/manager')
+const { upsertGlobalTypeScriptTypes } = require('@slicemachine/plugin-kit/fs')
+const manager = createSliceMachineManager({ cwd: process.cwd() })
+await manager.plugins.initPlugins()
+const runner = manager.getSliceMachinePluginRunner()
+await upsertGlobalTypeScriptTypes({
+  helpers: runner.rawHelpers,
+  actions: runner.rawActions,
+  format: true,
+})
 console.log(`generate: ${slices.length} slices registered`)

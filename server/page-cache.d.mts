@@ -27,7 +27,7 @@ export function accepts(header: string | string[] | undefined, coding: string): 
 /** Rewrites a page and hashes its inline scripts. */
 export function preparePage(
   answer: Answer,
-  options?: { version?: string; brotliQuality?: number },
+  options?: { version?: string; brotliQuality?: number; afterPaint?: boolean },
 ): PreparedPage
 /** Sends a prepared page. */
 export function sendPage(

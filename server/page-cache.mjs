@@ -121,12 +121,14 @@ function codingFor(req, page) {
 /**
  * A page as the layer sends it: rewritten HTML, the policy with its script hashes, and its
  * compressed bodies, made on first use. `refused` counts inline scripts left out of the policy.
+ * `afterPaint: false` keeps the framework's scripts where Next.js put them (server/after-paint.mjs).
  */
 export function preparePage(
   { status, headers, body },
-  { version = hashOf(body), brotliQuality = constants.BROTLI_MAX_QUALITY } = {},
+  { version = hashOf(body), brotliQuality = constants.BROTLI_MAX_QUALITY, afterPaint = true } = {},
 ) {
-  const html = scriptsAfterFirstPaint(body.toString('utf8'))
+  const text = body.toString('utf8')
+  const html = afterPaint ? scriptsAfterFirstPaint(text) : text
   const { hashes, refused } = inlineScriptHashes(html)
   const policy = String(headers['content-security-policy'])
   return {

@@ -41,6 +41,9 @@ export function prerenderedPaths(distDir) {
   return new Set(Object.keys(JSON.parse(readFileSync(manifest, 'utf8')).routes ?? {}))
 }
 
+/** The slice simulator's page (src/app/slice-simulator), framed by Slice Machine. */
+const SLICE_SIMULATOR_PATH = '/slice-simulator'
+
 function pathnameOf(url) {
   const pathname = String(url ?? '/').split('?')[0]
   return pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname
@@ -84,7 +87,15 @@ export function createSiteListener({
         perRequest: true,
         brotliQuality: PER_REQUEST_BROTLI_QUALITY,
       })
-    else page = preparePage(answer, { brotliQuality: PER_REQUEST_BROTLI_QUALITY })
+    else
+      page = preparePage(answer, {
+        brotliQuality: PER_REQUEST_BROTLI_QUALITY,
+        // The simulator's clients (Prismic's page builder, which a production build answers,
+        // and Slice Machine, which only a development build answers) load it in a frame kept
+        // hidden (display: none) until it answers their postMessage handshake; a hidden frame
+        // paints no frames, so scripts held for the first paint would never run.
+        afterPaint: pathnameOf(req.url) !== SLICE_SIMULATOR_PATH,
+      })
     if (page.refused > 0 && !warned) {
       warned = true
       log.warn(

@@ -12,6 +12,11 @@ export type RepositoryEndpoints = {
   migrationApi: string
   assetApi: string
   customTypesApi: string
+  /**
+   * Where slice screenshots are uploaded from (Slice Machine's ACL provider: a presigned S3 POST,
+   * services/content-api/write/screenshots.ts), with a trailing slash as Slice Machine has it.
+   */
+  aclProvider: string
   /** The origin of the Content API, under which a standalone API serves `/media/`. */
   origin: string
   /** True for Facet's standalone API (or any non-Prismic host). */
@@ -39,6 +44,7 @@ export function resolveRepository(nameOrUrl: string | undefined): RepositoryEndp
       migrationApi: `${origin}/migration`,
       assetApi: `${origin}/asset-api`,
       customTypesApi: `${origin}/customtypes-api`,
+      aclProvider: `${origin}/acl-provider/`,
       origin,
       standalone: true,
     }
@@ -53,6 +59,8 @@ export function resolveRepository(nameOrUrl: string | undefined): RepositoryEndp
     migrationApi: 'https://migration.prismic.io',
     assetApi: 'https://asset-api.prismic.io',
     customTypesApi: 'https://customtypes.prismic.io',
+    // @slicemachine/manager's API_ENDPOINTS (production).
+    aclProvider: 'https://acl-provider.prismic.io/',
     origin: `https://${nameOrUrl}.cdn.prismic.io`,
     standalone: false,
   }

@@ -4,7 +4,7 @@ import { pushRepository } from './push'
 
 /**
  * `npm run prismic:push -- --repository NAME_OR_URL [--content DIR] [--models DIR] [--dry-run]
- * [--prune] [--publish] [--state FILE]`, with the write token in `PRISMIC_WRITE_TOKEN` (and
+ * [--prune] [--publish] [--state FILE] [--no-screenshots]`, with the write token in `PRISMIC_WRITE_TOKEN` (and
  * `PRISMIC_ACCESS_TOKEN` for a private repository's Content API).
  */
 const { values } = parseArgs({
@@ -16,6 +16,7 @@ const { values } = parseArgs({
     prune: { type: 'boolean', default: false },
     publish: { type: 'boolean', default: false },
     state: { type: 'string' },
+    'no-screenshots': { type: 'boolean', default: false },
   },
 })
 
@@ -29,6 +30,7 @@ pushRepository({
   prune: values.prune,
   publish: values.publish,
   stateFile: values.state,
+  noScreenshots: values['no-screenshots'],
 }).catch((error: unknown) => {
   console.error(
     `prismic:push: ${error instanceof PrismicSyncError ? error.message : String(error)}`,

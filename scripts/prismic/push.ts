@@ -25,6 +25,7 @@ import { describeError, PrismicSyncError } from './errors'
 import { watchedFetch, type WatchedFetch } from './http'
 import { formatSeconds, Progress } from './progress'
 import { readState, saveState, stateFileFor, type PushState } from './state'
+import { screenshotUploader } from './screenshots'
 
 /**
  * `npm run prismic:push`: the repo's models, media and documents into a Prismic repository,
@@ -46,6 +47,8 @@ export type PushOptions = {
   dryRun?: boolean
   /** Delete models that are in the repository but not here. */
   prune?: boolean
+  /** Leave slice screenshots out (each variation keeps the model's own `imageUrl`). */
+  noScreenshots?: boolean
   /** Publish the migration release at the end (`publishMigrationRelease`). */
   publish?: boolean
   /** Where the push remembers what it did (default `.data/prismic-push/<repository>.json`). */
@@ -240,6 +243,12 @@ async function pushModels(
     kept: [],
   }
   const ct = clients.customTypes
+  const screenshots = screenshotUploader({
+    endpoints: clients.endpoints,
+    token: clients.token,
+    fetch: clients.retrying,
+    dryRun: options.dryRun,
+  })
   const kinds = [
     {
       label: 'slice',
@@ -265,8 +274,18 @@ async function pushModels(
       )
     })
     const byId = new Map(remote.map((m) => [m.id, m as object]))
-    for (const [id, { file, model }] of kind.local) {
+    for (const [id, local] of kind.local) {
+      const { file } = local
       const there = byId.get(id)
+      // A slice's variations point at its screenshots, uploaded first as Slice Machine does.
+      const model =
+        kind.label === 'slice' && !options.noScreenshots
+          ? await screenshots.withScreenshots(
+              local.model as never,
+              path.join(modelsDir, file),
+              there as never,
+            )
+          : local.model
       const action = !there ? 'create' : isDeepStrictEqual(there, model) ? 'identical' : 'update'
       log(
         `${options.dryRun && action !== 'identical' ? 'would ' : ''}${action} ${kind.label} ${id} (${file})`,

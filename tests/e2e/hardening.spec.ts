@@ -1,9 +1,8 @@
-import { readFileSync, readdirSync, existsSync } from 'node:fs'
-import path from 'node:path'
 import { expect, test, type APIRequestContext, type APIResponse } from '@playwright/test'
 import { compressToEncodedURIComponent } from 'lz-string'
 import { languages, routes } from './support/content'
 import { HOSTILE_URLS, hostilize } from '../fixtures/hostile/corpus'
+import { apiSliceMocks } from '../../scripts/slices/api-mocks'
 
 /**
  * Hostile content and abusive requests against the production build.
@@ -19,12 +18,7 @@ import { HOSTILE_URLS, hostilize } from '../fixtures/hostile/corpus'
 const LANGS = languages()
 const ROUTES = routes()
 
-function sliceMocks(): { slice_type: string }[] {
-  const dir = path.resolve('src/slices')
-  return readdirSync(dir)
-    .filter((name) => existsSync(path.join(dir, name, 'mocks.json')))
-    .flatMap((name) => JSON.parse(readFileSync(path.join(dir, name, 'mocks.json'), 'utf8')))
-}
+const sliceMocks = apiSliceMocks
 
 test('hostile slices in every field run no script', async ({ page, baseURL }) => {
   const dialogs: string[] = []

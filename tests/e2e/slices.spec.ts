@@ -1,11 +1,10 @@
-import { readdirSync, existsSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
 import { compressToEncodedURIComponent } from 'lz-string'
+import { apiSliceMocksOf, slicesWithMocks } from '../../scripts/slices/api-mocks'
 
 const SLICES = path.join(process.cwd(), 'src', 'slices')
-
-type Mock = { slice_type: string; variation: string }
 
 /** The slice simulator's URL for some slices, as Slice Machine sends them. */
 function simulatorUrl(slices: unknown[]): string {
@@ -25,14 +24,12 @@ async function simulate(page: Page, baseURL: string | undefined, slices: unknown
   return page.frameLocator('iframe')
 }
 
-const withMocks = readdirSync(SLICES).filter((name) =>
-  existsSync(path.join(SLICES, name, 'mocks.json')),
-)
+const withMocks = slicesWithMocks()
 
 test.describe('the slice simulator renders every variation in mocks.json', () => {
   for (const name of withMocks) {
     test(name, async ({ page, baseURL }) => {
-      const mocks: Mock[] = JSON.parse(readFileSync(path.join(SLICES, name, 'mocks.json'), 'utf8'))
+      const mocks = apiSliceMocksOf(name)
       const model = JSON.parse(readFileSync(path.join(SLICES, name, 'model.json'), 'utf8'))
       // The mocks cover every variation of the model.
       expect(mocks.map((m) => m.variation).sort()).toEqual(
@@ -51,7 +48,7 @@ test.describe('the slice simulator renders every variation in mocks.json', () =>
 })
 
 test('an unknown slice renders nothing in production', async ({ page, baseURL }) => {
-  const known = JSON.parse(readFileSync(path.join(SLICES, 'RichText', 'mocks.json'), 'utf8'))[0]
+  const known = apiSliceMocksOf('RichText')[0]
   const frame = await simulate(page, baseURL, [
     { ...known, id: 'unknown$1', slice_type: 'not_a_slice' },
     known,

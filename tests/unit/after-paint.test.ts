@@ -5,6 +5,7 @@ import {
   isAfterPaintLoader,
   scriptsAfterFirstPaint,
 } from '../../server/after-paint.mjs'
+import { preparePage } from '../../server/page-cache.mjs'
 import { inlineScriptHashes } from '../../server/script-hashes.mjs'
 
 const page = [
@@ -82,5 +83,31 @@ describe('isAfterPaintLoader', () => {
     ]) {
       expect(isAfterPaintLoader(body), body).toBe(false)
     }
+  })
+})
+
+describe('preparePage', () => {
+  const answer = {
+    status: 200,
+    headers: { 'content-security-policy': "script-src 'self' 'unsafe-inline'" },
+    body: Buffer.from(page),
+  }
+
+  it('holds the chunk scripts for the first paint by default', () => {
+    const html = preparePage(answer).html.toString()
+    expect(html).not.toContain('<script src="/_next/static/chunks/b.js" async="">')
+    expect(html).toContain(
+      afterPaintLoader([
+        '/_next/static/chunks/b.js',
+        '/_next/static/chunks/c.js',
+        '/_next/static/chunks/a.js',
+      ]),
+    )
+  })
+
+  it('keeps them as Next.js wrote them with afterPaint: false (the slice simulator, framed hidden)', () => {
+    const prepared = preparePage(answer, { afterPaint: false })
+    expect(prepared.html.toString()).toBe(page)
+    expect(prepared.headers['content-security-policy']).not.toContain("'unsafe-inline'")
   })
 })

@@ -1,5 +1,3 @@
-import { readFileSync, readdirSync } from 'node:fs'
-import path from 'node:path'
 import { createElement } from 'react'
 import { renderToString } from 'react-dom/server'
 import { SliceZone } from '@prismicio/react'
@@ -13,24 +11,14 @@ import {
   dangerousMarkup,
   hostilize,
 } from '../fixtures/hostile/corpus'
+import { apiSliceMocks } from '../../scripts/slices/api-mocks'
 
-/** Slices that query the content API themselves (async): rendered by the e2e suite instead. */
-const QUERYING = new Set(['post_list', 'project_grid'])
+/** Slices that query the content API themselves (async; the forms read `settings`): rendered by the e2e suite instead. */
+const QUERYING = new Set(['post_list', 'project_grid', 'contact_form', 'newsletter'])
 
-/** Every slice's mocks (valid Content API shapes), except the querying ones. */
+/** Every slice's mocks (in the Content API's shape), except the querying ones. */
 export function sliceMocks(): { slice_type: string }[] {
-  const dir = path.resolve('src/slices')
-  return readdirSync(dir)
-    .filter((name) => {
-      try {
-        readFileSync(path.join(dir, name, 'mocks.json'))
-        return true
-      } catch {
-        return false
-      }
-    })
-    .flatMap((name) => JSON.parse(readFileSync(path.join(dir, name, 'mocks.json'), 'utf8')))
-    .filter((slice: { slice_type: string }) => !QUERYING.has(slice.slice_type))
+  return apiSliceMocks().filter((slice) => !QUERYING.has(slice.slice_type))
 }
 
 export function renderSlices(slices: unknown[]): string {

@@ -7,24 +7,24 @@ import { describe, expect, it } from 'vitest'
 import { Slices } from '@/components/Slices'
 import { sanitizeContent } from '@/lib/content/sanitize'
 import { SLICE_MODELS, TYPE_MODELS, normalizeDocument } from '@/lib/content/normalize'
+import { apiSliceMocks } from '../../scripts/slices/api-mocks'
 
 /**
  * Malformed documents render without throwing: property tests take every slice's valid mocks
- * (Content API shapes), mutate them (missing fields, nulls, wrong types, unknown slice types,
+ * (in the Content API's shape), mutate them (missing fields, nulls, wrong types, unknown slice types,
  * huge text) and render them server-side through the page's `<Slices>`, after the same
  * `sanitizeContent` the client applies.
  */
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 
-/** Slices that query the content API themselves (async): the e2e suite renders those. */
-const QUERYING = new Set(['post_list', 'project_grid'])
+/** Slices that query the content API themselves (async; the forms read `settings`): the e2e suite renders those. */
+const QUERYING = new Set(['post_list', 'project_grid', 'contact_form', 'newsletter'])
 
 const dir = path.resolve('src/slices')
-const mocks: Json[] = readdirSync(dir)
-  .filter((name) => existsSync(path.join(dir, name, 'mocks.json')))
-  .flatMap((name) => JSON.parse(readFileSync(path.join(dir, name, 'mocks.json'), 'utf8')))
-  .filter((slice: { slice_type: string }) => !QUERYING.has(slice.slice_type))
+const mocks = apiSliceMocks().filter(
+  (slice) => !QUERYING.has(slice.slice_type),
+) as unknown as Json[]
 
 /** Every path to a value inside `value`. */
 function paths(value: Json, prefix: (string | number)[] = []): (string | number)[][] {

@@ -6,11 +6,14 @@ import { createAssetApi } from './assets'
 import { createCustomTypesApi } from './custom-types'
 import type { ContentStore, ReleaseInfo } from '../store'
 import { createMigrationApi, createReleaseView } from './migration'
+import { createScreenshotApis, SCREENSHOT_PATHS } from './screenshots'
 
 /**
  * The writable repository: stand-ins for Prismic's three write APIs, each under its own path of
  * the content API's origin, so a client finds all of them from the Content API URL alone
- * (`http://127.0.0.1:N/api/v2` → `http://127.0.0.1:N/migration`, `/asset-api`, `/customtypes-api`).
+ * (`http://127.0.0.1:N/api/v2` → `http://127.0.0.1:N/migration`, `/asset-api`, `/customtypes-api`),
+ * and the ACL provider and bucket slice screenshots are uploaded through (`/acl-provider`,
+ * `/slice-screenshots`: write/screenshots.ts).
  * See docs/prismic-write-apis.md.
  */
 
@@ -49,6 +52,10 @@ export function createWriteApp(
   app.route(WRITE_API_PATHS.migration, createMigrationApi(options))
   app.route(WRITE_API_PATHS.asset, createAssetApi(options))
   app.route(WRITE_API_PATHS.customTypes, createCustomTypesApi(options))
+  // Slice screenshots, uploaded as Slice Machine uploads them before pushing a slice's model.
+  const screenshots = createScreenshotApis(options)
+  app.route(SCREENSHOT_PATHS.aclProvider, screenshots.aclProvider)
+  app.route(SCREENSHOT_PATHS.bucket, screenshots.bucket)
   return { app, release: createReleaseView(options.contentDir) }
 }
 

@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { expect, test } from '@playwright/test'
+import { apiSliceMocksOf, slicesWithMocks, visibleText } from '../../scripts/slices/api-mocks'
+
+/**
+ * Slice Machine as a developer runs it on the project, offline and logged out: every slice in
+ * its list with its screenshot, and every variation in its simulator (the site's
+ * /slice-simulator, framed by Slice Machine and fed the mock over its postMessage channel)
+ * showing the mock's text.
+ */
+
+const SLICES = slicesWithMocks()
+/** The slices with a 3D scene over a poster. */
+const THREE_D = new Set(['hero', 'model_viewer'])
+/** Slice Machine's URL segment for the library `./src/slices` ("/" becomes "--"). */
+const LIBRARY = './src/slices'.replace(/\//g, '--')
+
+type Model = {
+  name: string
+  variations: {
+    id: string
+    name: string
+    primary?: Record<string, { config?: { label?: string } }>
+  }[]
+}
+
+function modelOf(name: string): Model {
+  return JSON.parse(readFileSync(path.join('src', 'slices', name, 'model.json'), 'utf8'))
+}
+
+test('lists every slice with a screenshot of each variation', async ({ page }) => {
+  await page.goto('/slices')
+  for (const name of SLICES) {
+    const card = page.getByRole('link', { name: new RegExp(`^${modelOf(name).name}\\b`) })
+    await expect(card.first()).toBeVisible()
+  }
+  await expect(page.getByText('Missing screenshot')).toHaveCount(0)
+  // Each card's image is the slice's screenshot, served by Slice Machine, and it loads.
+  const images = page.locator('main img')
+  await expect(images).toHaveCount(SLICES.length)
+  for (const image of await images.all()) {
+    await image.scrollIntoViewIfNeeded()
+    await expect
+      .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
+      .toBe(true)
+  }
+})
+
+for (const name of SLICES) {
+  for (const mock of apiSliceMocksOf(name)) {
+    test(`the simulator shows ${name} / ${mock.variation} from its mock`, async ({ page }) => {
+      await page.goto(`/slices/${LIBRARY}/${modelOf(name).name}/${mock.variation}/simulator`)
+      const frame = page.frameLocator('iframe')
+      const slice = frame.locator(
+        `[data-slice-type="${mock.slice_type}"][data-slice-variation="${mock.variation}"]`,
+      )
+      await expect(slice).toBeVisible({ timeout: 30_000 })
+      await expect(slice).toContainText(visibleText(name, mock.variation))
+      // A 3D slot shows its poster until its scene is drawn in the frame, then the scene.
+      if (THREE_D.has(mock.slice_type))
+        await expect(
+          slice.locator('img[src*="/local/prismic/media/"], canvas').first(),
+        ).toBeVisible()
+      await expect(page.getByText("can't render your slice")).toHaveCount(0)
+      // Its mock editor shows the mock's fields (it fails, "Editor error", on a mock it cannot
+      // parse, such as a relative image URL).
+      const variation = modelOf(name).variations.find((v) => v.id === mock.variation)!
+      const firstLabel = Object.values(variation.primary ?? {})[0]?.config?.label ?? ''
+      const editor = page.locator('.editor')
+      await expect(editor).toContainText(firstLabel.split(' (')[0]!)
+      await expect(editor).not.toContainText('Editor error')
+    })
+  }
+}
