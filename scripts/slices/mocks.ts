@@ -254,7 +254,7 @@ function mockOf(
   return { __TYPE__: 'SharedSliceContent', variation: variation.id, primary, items: [] }
 }
 
-/** A generated mock's random keys replaced with stable ones. */
+/** A kept or generated mock's field with stable keys and absolute URLs. */
 function rekey(content: Content, seed: string): Content {
   const json = JSON.parse(JSON.stringify(content)) as Content
   let n = 0
@@ -262,6 +262,8 @@ function rekey(content: Content, seed: string): Content {
     if (Array.isArray(value)) value.forEach(walk)
     else if (value && typeof value === 'object') {
       if (typeof value.key === 'string') value.key = keyOf(`${seed}#${n++}`)
+      // A mock kept from an earlier run may hold a site-relative URL: absolute, as above.
+      if (typeof value.url === 'string') value.url = local(value.url)
       Object.values(value).forEach(walk)
     }
   }

@@ -57,7 +57,7 @@ for (const name of SLICES) {
       )
       await expect(slice).toBeVisible({ timeout: 30_000 })
       await expect(slice).toContainText(visibleText(name, mock.variation))
-      // A 3D slot shows its poster until its scene is drawn in the frame, then the scene.
+      // A 3D slot holds its poster image (shown until its scene is drawn) or the scene's canvas.
       if (THREE_D.has(mock.slice_type))
         await expect(
           slice.locator('img[src*="/local/prismic/media/"], canvas').first(),
