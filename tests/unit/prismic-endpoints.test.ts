@@ -9,6 +9,7 @@ describe('resolveRepository', () => {
       migrationApi: 'https://migration.prismic.io',
       assetApi: 'https://asset-api.prismic.io',
       customTypesApi: 'https://customtypes.prismic.io',
+      aclProvider: 'https://acl-provider.prismic.io/',
       standalone: false,
     })
   })
@@ -25,6 +26,7 @@ describe('resolveRepository', () => {
       migrationApi: 'http://127.0.0.1:4020/migration',
       assetApi: 'http://127.0.0.1:4020/asset-api',
       customTypesApi: 'http://127.0.0.1:4020/customtypes-api',
+      aclProvider: 'http://127.0.0.1:4020/acl-provider/',
       origin: 'http://127.0.0.1:4020',
       standalone: true,
     })
