@@ -99,6 +99,16 @@ function walk(value: Json, report: { neutralised: number }): Json {
         report.neutralised++
         continue
       }
+      // A rich-text hyperlink span whose data is not a link (no `link_type`): PrismicRichText's
+      // link throws on it. The span goes; its text stays.
+      if (
+        isObject(item) &&
+        item.type === 'hyperlink' &&
+        !(isObject(item.data) && typeof item.data.link_type === 'string')
+      ) {
+        report.neutralised++
+        continue
+      }
       // A rich-text image whose URL is not safe: nothing to show.
       if (isObject(item) && item.type === 'image' && 'dimensions' in item && !safeHref(item.url)) {
         report.neutralised++
