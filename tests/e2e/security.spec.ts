@@ -94,7 +94,7 @@ test('no page breaks the Content Security Policy', async ({ page }) => {
   }
 })
 
-test('the forms break no policy and throw nothing while a visitor types and sends', async ({
+test('the forms break no policy and throw nothing while a visitor types in them', async ({
   page,
 }) => {
   // The forms load their schemas on the visitor's first interaction, after the page is idle:

@@ -25,9 +25,9 @@ export interface Engine {
   evaluate<A extends unknown[], R>(fn: (...args: A) => R | Promise<R>, ...args: A): Promise<R>
   /** Presses one key on the keyboard, as the visitor does (`Tab`, `Enter`). */
   press(key: 'Tab' | 'Enter'): Promise<void>
-  /** Clicks the element `selector` names, then types `text` into it with the keyboard. */
+  /** Puts focus on the element `selector` names, then types `text` with the keyboard. */
   type(selector: string, text: string): Promise<void>
-  /** Clicks the element `selector` names. */
+  /** Activates the element `selector` names (a click, or Enter on it where clicks fail). */
   click(selector: string): Promise<void>
   /** What the visitor sees in the box of the element `selector` names, as a PNG. */
   screenshot(selector: string): Promise<Buffer>

@@ -101,6 +101,14 @@ async function openForm(engine: Engine, form: string) {
 async function submitAndWaitSent(engine: Engine, form: string, notBefore: number) {
   // A visitor takes longer than the time trap to fill a form; typing here may be quicker.
   await until('the time trap to pass', () => Date.now() >= notBefore, MIN_FILL_MS + 1_000)
+  await waitFor(
+    engine,
+    `${form}'s button enabled`,
+    (selector) =>
+      document.querySelector<HTMLButtonElement>(`${selector} button[type="submit"]`)?.disabled ===
+      false,
+    [form],
+  )
   await engine.click(`${form} button[type="submit"]`)
   const status = await waitFor(
     engine,

@@ -96,13 +96,18 @@ export async function launchWebKit(site: string, options: { display: string }): 
   }
 
   /**
-   * WebKitWebDriver refuses to click an element it scrolled to the viewport's edge ("not
-   * interactable"): bring it to the middle first, as a visitor scrolls to what they click.
+   * Forms are filled and sent from the keyboard, as a keyboard user does: focus on the element
+   * (brought to the middle of the view), then keys. WebKitWebDriver's pointer clicks on form
+   * controls were refused ("element not interactable") or lost.
    */
-  const click = async (selector: string) => {
-    const element = await driver.findElement({ css: selector })
-    await driver.executeScript('arguments[0].scrollIntoView({ block: "center" })', element)
-    await element.click()
+  const focus = async (selector: string) => {
+    const focused = await evaluate((s: string) => {
+      const element = document.querySelector<HTMLElement>(s)
+      element?.scrollIntoView({ block: 'center' })
+      element?.focus()
+      return !!element && document.activeElement === element
+    }, selector)
+    if (!focused) throw new Error(`webkit: cannot focus ${selector}`)
   }
 
   return {
@@ -119,10 +124,13 @@ export async function launchWebKit(site: string, options: { display: string }): 
     evaluate,
     press: (key) => driver.actions().sendKeys(KEYS[key]).perform(),
     async type(selector, text) {
-      await click(selector)
+      await focus(selector)
       await driver.actions().sendKeys(text).perform()
     },
-    click,
+    async click(selector) {
+      await focus(selector)
+      await driver.actions().sendKeys(Key.ENTER).perform()
+    },
     async screenshot(selector) {
       const element = await driver.findElement({ css: selector })
       return Buffer.from(await element.takeScreenshot(), 'base64')
