@@ -64,23 +64,23 @@ for (const name of SLICES) {
       )
       await expect(slice).toBeVisible({ timeout: 30_000 })
       await expect(slice).toContainText(visibleText(name, mock.variation))
-      // A 3D slot shows its poster or its drawn scene, never an empty box. A slot with a scene
-      // starts it when the visitor engages (here, a pointer over it) and must settle, live in
-      // Chromium's software WebGL or back on its poster; then what the developer sees in its
-      // place has an image's spread of colours, not the stage's flat background.
+      // A 3D slot shows its poster until its scene is drawn: the poster's pixels, an image's
+      // spread of colours rather than the stage's flat background, before the 3D starts. A slot
+      // with a scene then starts it when the developer engages (a pointer over it) and settles:
+      // live in Chromium's software WebGL, or back on its poster.
       if (THREE_D.has(mock.slice_type)) {
         const slot = slice.locator('[data-3d-state]').first()
+        await expect
+          .poll(async () => spreadOf(await slot.locator('[data-3d-stage]').screenshot()), {
+            timeout: 15_000,
+          })
+          .toBeGreaterThan(12)
         if ((await slot.getAttribute('data-3d-kind')) !== 'none') {
           await slot.hover()
           await expect(slot).toHaveAttribute('data-3d-state', /^(live|unsupported|error|lost)$/, {
             timeout: 30_000,
           })
         }
-        await expect
-          .poll(async () => spreadOf(await slot.locator('[data-3d-stage]').screenshot()), {
-            timeout: 15_000,
-          })
-          .toBeGreaterThan(12)
       }
       await expect(page.getByText("can't render your slice")).toHaveCount(0)
       // Its mock editor shows the mock's fields (it fails, "Editor error", on a mock it cannot
