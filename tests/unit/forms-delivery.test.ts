@@ -4,13 +4,8 @@ import type { OutboxMessage } from '@/forms/outbox'
 import { contactMessage } from '@/forms/schemas'
 import type { PublicMailOptions } from '@/lib/mail/options'
 
-const store = new Map<string, OutboxMessage>()
-vi.mock('@/forms/outbox', () => ({
-  putMessage: async (m: OutboxMessage) => void store.set(m.id, m),
-  deleteMessage: async (id: string) => void store.delete(id),
-  getMessage: async (id: string) => store.get(id),
-  listMessages: async () => [...store.values()].sort((a, b) => a.createdAt - b.createdAt),
-}))
+vi.mock('@/forms/outbox', () => import('./support/memory-outbox'))
+const { outboxStore: store } = await import('./support/memory-outbox')
 const sendContact = vi.fn<(o: unknown, p: Record<string, string>) => Promise<void>>()
 vi.mock('@/lib/mail/client', () => ({ sendContact, sendNewsletter: vi.fn() }))
 

@@ -1,8 +1,8 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import type { OutboxMessage } from '@/forms/outbox'
-import type { PublicMailOptions } from '@/lib/mail/options'
 import { MESSAGE_ID } from '@services/mail-api/outbox'
+import { testMailOptions } from './support/memory-outbox'
 
 /**
  * The requests the site's delivery builds, through the real `@emailjs/browser` (only `fetch` is
@@ -11,25 +11,12 @@ import { MESSAGE_ID } from '@services/mail-api/outbox'
  * shape the mail API takes as the message's id (its `.eml` name and `X-Facet-Message-Id`).
  */
 
-const store = new Map<string, OutboxMessage>()
-vi.mock('@/forms/outbox', () => ({
-  putMessage: async (m: OutboxMessage) => void store.set(m.id, m),
-  deleteMessage: async (id: string) => void store.delete(id),
-  getMessage: async (id: string) => store.get(id),
-  listMessages: async () => [...store.values()].sort((a, b) => a.createdAt - b.createdAt),
-}))
+vi.mock('@/forms/outbox', () => import('./support/memory-outbox'))
+const { outboxStore: store } = await import('./support/memory-outbox')
 
 const { attemptDelivery, flushOutbox } = await import('@/forms/delivery')
 
-const options: PublicMailOptions = {
-  publicKey: 'pk',
-  serviceId: 'svc',
-  templates: { contact: 'contact', newsletter: 'newsletter' },
-  blockHeadless: false,
-  blockList: [],
-  throttleMs: 0,
-  localPath: '/local/emailjs',
-}
+const options = testMailOptions
 
 function message(form: 'contact' | 'newsletter'): OutboxMessage {
   const id = crypto.randomUUID()

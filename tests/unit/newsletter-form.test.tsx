@@ -2,10 +2,9 @@
 import { act } from 'react'
 import { createRoot, type Root } from 'react-dom/client'
 import { afterEach, beforeEach, expect, test, vi } from 'vitest'
-import type { OutboxMessage } from '@/forms/outbox'
 import type { FormMessages } from '@/forms/messages'
-import type { PublicMailOptions } from '@/lib/mail/options'
 import { MESSAGE_ID } from '@services/mail-api/outbox'
+import { testMailOptions } from './support/memory-outbox'
 
 /**
  * The newsletter form as a visitor uses it, rendered by React with the real SDK (only `fetch`
@@ -15,26 +14,13 @@ import { MESSAGE_ID } from '@services/mail-api/outbox'
  * the visitor was never shown.
  */
 
-const store = new Map<string, OutboxMessage>()
-vi.mock('@/forms/outbox', () => ({
-  putMessage: async (m: OutboxMessage) => void store.set(m.id, m),
-  deleteMessage: async (id: string) => void store.delete(id),
-  getMessage: async (id: string) => store.get(id),
-  listMessages: async () => [...store.values()].sort((a, b) => a.createdAt - b.createdAt),
-}))
+vi.mock('@/forms/outbox', () => import('./support/memory-outbox'))
+const { outboxStore: store } = await import('./support/memory-outbox')
 
 const { default: NewsletterForm } = await import('@/forms/NewsletterForm')
 ;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true
 
-const options: PublicMailOptions = {
-  publicKey: 'pk',
-  serviceId: 'svc',
-  templates: { contact: 'contact', newsletter: 'newsletter' },
-  blockHeadless: false,
-  blockList: [],
-  throttleMs: 0,
-  localPath: '/local/emailjs',
-}
+const options = testMailOptions
 const messages: FormMessages = {
   submit: 'Sign up',
   sending: 'Sending',
