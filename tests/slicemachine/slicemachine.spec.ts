@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { expect, test } from '@playwright/test'
+import { expect, test, type Locator, type Page } from '@playwright/test'
 import sharp from 'sharp'
 import { apiSliceMocksOf, slicesWithMocks, visibleText } from '../../scripts/slices/api-mocks'
 
@@ -30,6 +30,34 @@ type Model = {
 async function spreadOf(png: Buffer): Promise<number> {
   const { channels } = await sharp(png).stats()
   return Math.max(...channels.slice(0, 3).map((channel) => channel.stdev))
+}
+
+/**
+ * What Slice Machine shows of an element in its simulator's frame: the middle of the element's
+ * box, cut from a screenshot of Slice Machine's page. The frame is scaled to fit its pane, and a
+ * Playwright element screenshot inside it is taken at the unscaled size (it shows the editor
+ * beside the frame), so the box is mapped through the frame's scale here.
+ */
+async function shownInFrame(page: Page, element: Locator): Promise<Buffer> {
+  const frame = await page.locator('iframe').evaluate((f: HTMLIFrameElement) => {
+    const box = f.getBoundingClientRect()
+    const scale = box.width / f.offsetWidth
+    return { x: box.x + f.clientLeft * scale, y: box.y + f.clientTop * scale, scale }
+  })
+  const box = await element.evaluate((el) => {
+    const r = el.getBoundingClientRect()
+    return { x: r.x, y: r.y, width: r.width, height: r.height }
+  })
+  // The middle 80 %: clear of the rounded corners and of the frame's edges.
+  const s = frame.scale
+  return page.screenshot({
+    clip: {
+      x: frame.x + (box.x + box.width * 0.1) * s,
+      y: frame.y + (box.y + box.height * 0.1) * s,
+      width: box.width * 0.8 * s,
+      height: box.height * 0.8 * s,
+    },
+  })
 }
 
 function modelOf(name: string): Model {
@@ -67,19 +95,29 @@ for (const name of SLICES) {
       // A 3D slot shows its poster until its scene is drawn: the poster's pixels, an image's
       // spread of colours rather than the stage's flat background, before the 3D starts. A slot
       // with a scene then starts it when the developer engages (a pointer over it) and settles:
-      // live in Chromium's software WebGL, or back on its poster.
+      // live in Chromium's software WebGL, or back on its poster. Live, the poster has faded and
+      // the stage shows the scene, drawn over the simulator's own (opaque) layer: an image's
+      // spread of colours again, not the stage's flat background.
       if (THREE_D.has(mock.slice_type)) {
         const slot = slice.locator('[data-3d-state]').first()
+        const stage = slot.locator('[data-3d-stage]')
         await expect
-          .poll(async () => spreadOf(await slot.locator('[data-3d-stage]').screenshot()), {
-            timeout: 15_000,
-          })
+          .poll(async () => spreadOf(await shownInFrame(page, stage)), { timeout: 15_000 })
           .toBeGreaterThan(12)
         if ((await slot.getAttribute('data-3d-kind')) !== 'none') {
           await slot.hover()
           await expect(slot).toHaveAttribute('data-3d-state', /^(live|unsupported|error|lost)$/, {
             timeout: 30_000,
           })
+          if ((await slot.getAttribute('data-3d-state')) === 'live') {
+            // The poster is the stage's first child; it fades out (0.6 s) once the scene is drawn.
+            await expect
+              .poll(() => stage.evaluate((el) => getComputedStyle(el.firstElementChild!).opacity))
+              .toBe('0')
+          }
+          await expect
+            .poll(async () => spreadOf(await shownInFrame(page, stage)), { timeout: 15_000 })
+            .toBeGreaterThan(12)
         }
       }
       await expect(page.getByText("can't render your slice")).toHaveCount(0)

@@ -1,6 +1,7 @@
-import type { ReactNode } from 'react'
+import type { CSSProperties, ReactNode } from 'react'
 import type { Metadata } from 'next'
 import '../globals.css'
+import { SIMULATOR_3D_LAYER } from './layers'
 
 export const metadata: Metadata = { robots: { index: false, follow: false } }
 
@@ -8,7 +9,7 @@ export const metadata: Metadata = { robots: { index: false, follow: false } }
 export default function SimulatorLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
-      <body>{children}</body>
+      <body style={{ '--facet-3d-layer': SIMULATOR_3D_LAYER } as CSSProperties}>{children}</body>
     </html>
   )
 }
