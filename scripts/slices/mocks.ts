@@ -28,7 +28,14 @@ type Variation = {
   items?: Record<string, ModelField>
 }
 type SliceModel = { id: string; variations: Variation[] }
-type ApiSlice = { slice_type: string; variation: string; primary: JsonObject; items: JsonObject[] }
+type ApiSlice = {
+  slice_type: string
+  variation: string
+  primary: JsonObject
+  items: JsonObject[]
+  /** The title of the page the slice is on (as text), when the page has one. */
+  pageTitle?: string
+}
 type Content = JsonObject & { __TYPE__: string }
 type Mock = {
   __TYPE__: 'SharedSliceContent'
@@ -205,13 +212,21 @@ async function sampleSlices(): Promise<ApiSlice[]> {
     documents.sort((a, b) =>
       `${a.type}/${a.uid ?? a.id}`.localeCompare(`${b.type}/${b.uid ?? b.id}`),
     )
-    return documents.flatMap((doc) =>
-      Object.values(doc.data as Record<string, unknown>).flatMap((value) =>
+    return documents.flatMap((doc) => {
+      const data = doc.data as Record<string, unknown>
+      const title = Array.isArray(data.title)
+        ? prismic.asText(data.title as prismic.RichTextField)
+        : typeof data.title === 'string'
+          ? data.title
+          : ''
+      return Object.values(data).flatMap((value) =>
         Array.isArray(value)
-          ? value.filter((v): v is ApiSlice => !!v && typeof v === 'object' && 'slice_type' in v)
+          ? value
+              .filter((v): v is ApiSlice => !!v && typeof v === 'object' && 'slice_type' in v)
+              .map((slice) => (title ? { ...slice, pageTitle: title } : slice))
           : [],
-      ),
-    )
+      )
+    })
   } finally {
     api.close()
   }
@@ -245,7 +260,13 @@ function mockOf(
   const primary: Record<string, Content> = {}
   for (const [name, field] of Object.entries(variation.primary ?? {})) {
     const seed = `${model.id}/${variation.id}/${name}`
-    const fromSample = sample && toContent(field, sample.primary[name], seed)
+    // A slice's empty `heading` shows its page's title on the site (the Hero, first on its page,
+    // has the page title as its h1): the mock takes that title, which is what a visitor reads.
+    const value =
+      name === 'heading' && field.type === 'Text' && isEmpty(sample?.primary[name])
+        ? sample?.pageTitle
+        : sample?.primary[name]
+    const fromSample = sample && toContent(field, value, seed)
     const content = fromSample ?? base.primary[name]
     if (content) primary[name] = fromSample ? content : rekey(content, seed)
   }
