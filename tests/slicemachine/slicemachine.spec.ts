@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { expect, test, type Locator, type Page } from '@playwright/test'
+import { compressToEncodedURIComponent } from 'lz-string'
 import sharp from 'sharp'
 import { apiSliceMocksOf, slicesWithMocks, visibleText } from '../../scripts/slices/api-mocks'
 
@@ -14,6 +15,8 @@ import { apiSliceMocksOf, slicesWithMocks, visibleText } from '../../scripts/sli
 const SLICES = slicesWithMocks()
 /** The slices with a 3D scene over a poster. */
 const THREE_D = new Set(['hero', 'model_viewer'])
+/** The development server Slice Machine frames (playwright.slicemachine.config.ts). */
+const SITE = `http://127.0.0.1:${process.env.SLICEMACHINE_SITE_PORT || 3247}`
 /** Slice Machine's URL segment for the library `./src/slices` ("/" becomes "--"). */
 const LIBRARY = './src/slices'.replace(/\//g, '--')
 
@@ -82,9 +85,41 @@ test('lists every slice with a screenshot of each variation', async ({ page }) =
   }
 })
 
+test('the simulator opened with its slices in the URL shows them, with no hydration failure', async ({
+  page,
+}) => {
+  // As a frame reloaded on the simulator's last address has it: the slices in the `state`
+  // parameter, which the simulator's own script reads from the address. The frame is made in a
+  // page of Slice Machine's origin, which the simulator's `frame-ancestors` allows.
+  const mock = apiSliceMocksOf('Faq')[0]!
+  const errors: string[] = []
+  page.on('pageerror', (error) => errors.push(error.message))
+  await page.goto('/')
+  const state = compressToEncodedURIComponent(JSON.stringify([mock]))
+  await page.evaluate((src) => {
+    const frame = document.createElement('iframe')
+    frame.id = 'reloaded'
+    frame.src = src
+    frame.style.cssText = 'position:fixed;inset:0;width:100%;height:100%;z-index:999999'
+    document.body.append(frame)
+  }, `${SITE}/slice-simulator?state=${state}`)
+  const frame = page.frameLocator('#reloaded')
+  const slice = frame.locator(`[data-slice-type="${mock.slice_type}"]`)
+  await expect(slice).toContainText(visibleText('Faq', mock.variation))
+  // React reports a hydration failure once the frame's scripts have run: wait for its load.
+  await expect
+    .poll(() => frame.locator('html').evaluate(() => document.readyState))
+    .toBe('complete')
+  expect(errors).toEqual([])
+})
+
 for (const name of SLICES) {
   for (const mock of apiSliceMocksOf(name)) {
     test(`the simulator shows ${name} / ${mock.variation} from its mock`, async ({ page }) => {
+      // Uncaught errors of Slice Machine's page and of the simulator's frame (a hydration
+      // failure among them) fail the test.
+      const errors: string[] = []
+      page.on('pageerror', (error) => errors.push(error.message))
       await page.goto(`/slices/${LIBRARY}/${modelOf(name).name}/${mock.variation}/simulator`)
       const frame = page.frameLocator('iframe')
       const slice = frame.locator(
@@ -128,6 +163,7 @@ for (const name of SLICES) {
       const editor = page.locator('.editor')
       await expect(editor).toContainText(firstLabel.split(' (')[0]!)
       await expect(editor).not.toContainText('Editor error')
+      expect(errors.filter((e) => /hydration/i.test(e))).toEqual([])
     })
   }
 }

@@ -1,6 +1,7 @@
-import { SliceSimulator, getSlices, type SliceSimulatorParams } from '@prismicio/next'
+import { getSlices, type SliceSimulatorParams } from '@prismicio/next'
 import { Slices } from '@/components/Slices'
 import { getLanguages } from '@/lib/content/languages'
+import { ClientSliceSimulator } from './ClientSliceSimulator'
 import { SIMULATOR_LAYER } from './layers'
 
 /** Slice Machine's simulator: renders the slices it sends, in the master language. */
@@ -8,10 +9,10 @@ export default async function SliceSimulatorPage({ searchParams }: SliceSimulato
   const { state } = await searchParams
   const { master } = await getLanguages()
   return (
-    <SliceSimulator zIndex={SIMULATOR_LAYER}>
+    <ClientSliceSimulator zIndex={SIMULATOR_LAYER}>
       <main id="main">
         <Slices slices={getSlices(state)} context={{ lang: master }} />
       </main>
-    </SliceSimulator>
+    </ClientSliceSimulator>
   )
 }
