@@ -73,6 +73,7 @@ export function offscreenWebGL(): boolean {
 export function mainWebGL(): boolean {
   try {
     const probe = document.createElement('canvas')
+    probe.width = probe.height = 1
     const context = probe.getContext('webgl2') ?? probe.getContext('webgl')
     if (!context) return false
     context.getExtension('WEBGL_lose_context')?.loseContext()
