@@ -66,16 +66,37 @@ export function offscreenWebGL(): boolean {
 }
 
 /**
+ * True when a canvas on the main thread gives a WebGL context. Headless Firefox without a GPU
+ * has none: there the main-thread renderer (three.js and the scenes, about 225 KB) would be
+ * fetched only to find that out. The probe's context is lost at once, like `offscreenWebGL`'s.
+ */
+export function mainWebGL(): boolean {
+  try {
+    const probe = document.createElement('canvas')
+    probe.width = probe.height = 1
+    const context = probe.getContext('webgl2') ?? probe.getContext('webgl')
+    if (!context) return false
+    context.getExtension('WEBGL_lose_context')?.loseContext()
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** The main thread where it can draw WebGL; else nowhere (the posters stay), fetching nothing. */
+const mainOrOff = (): RenderPath => (mainWebGL() ? 'main' : 'off')
+
+/**
  * The worker path where the browser can hand a canvas to a worker that can draw on it, unless
- * forced off; else the main thread, without fetching the worker.
+ * forced off; else the main thread, without fetching the worker; else (no WebGL at all) none.
  */
 export function firstPath(flags: DebugFlags): RenderPath {
-  if (flags.main) return 'main'
+  if (flags.main) return mainOrOff()
   const canTransfer =
     typeof Worker !== 'undefined' &&
     typeof OffscreenCanvas !== 'undefined' &&
     'transferControlToOffscreen' in HTMLCanvasElement.prototype
-  return canTransfer && offscreenWebGL() ? 'worker' : 'main'
+  return canTransfer && offscreenWebGL() ? 'worker' : mainOrOff()
 }
 
 const rectOf = (element: Element): Rect => {
@@ -395,7 +416,8 @@ function connect(
 /**
  * The layer of the page's one canvas, and its bridge to the renderer. It tries the worker path
  * first; when the worker reports that it cannot draw, a fresh canvas gets the main-thread
- * renderer; when that cannot either, every slot keeps its poster.
+ * renderer; when that cannot either (or no canvas gives WebGL at all), every slot keeps its
+ * poster.
  */
 export default function CanvasHost() {
   const [flags] = useState(() => debugFlags(window.location.search))
@@ -403,15 +425,20 @@ export default function CanvasHost() {
   const layerRef = useRef<HTMLDivElement>(null)
 
   useEffect(() => {
+    if (path === 'off') {
+      // No renderer can draw here: every slot keeps its poster, with its description.
+      const settle = () => {
+        for (const slot of threeStore.slots())
+          if (slot.status !== 'unsupported') threeStore.update(slot.id, { status: 'unsupported' })
+      }
+      settle()
+      return threeStore.subscribe(settle)
+    }
     const layer = layerRef.current
-    if (!layer || path === 'off') return
+    if (!layer) return
     return connect(layer, path, flags, (reason) => {
       console.warn(`3D: the ${path} renderer cannot draw here (${reason}).`)
-      if (path === 'worker') setPath('main')
-      else {
-        threeStore.setAll('unsupported')
-        setPath('off')
-      }
+      setPath(path === 'worker' ? mainOrOff() : 'off')
     })
   }, [path, flags])
 

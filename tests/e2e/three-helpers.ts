@@ -50,10 +50,18 @@ export async function expectRenderPath(page: Page, path: RenderPath) {
 /**
  * Counts the distinct WebGL contexts the page creates, in `window.__webglContexts`: those made on
  * the main thread, and one for each canvas handed to a worker (the worker makes its context).
+ * The bridge's capability probe (a 1 × 1 canvas whose context is lost at once) is not counted,
+ * unless it is still alive.
  */
 export const COUNT_WEBGL_CONTEXTS = () => {
   const contexts = new Set<unknown>()
-  Object.defineProperty(window, '__webglContexts', { get: () => contexts.size })
+  const probe = (c: unknown) =>
+    c instanceof WebGLRenderingContext || c instanceof WebGL2RenderingContext
+      ? c.isContextLost() && c.canvas.width === 1 && c.canvas.height === 1
+      : false
+  Object.defineProperty(window, '__webglContexts', {
+    get: () => [...contexts].filter((c) => !probe(c)).length,
+  })
   const transfer = HTMLCanvasElement.prototype.transferControlToOffscreen
   HTMLCanvasElement.prototype.transferControlToOffscreen = function (this: HTMLCanvasElement) {
     contexts.add(this)
@@ -119,16 +127,6 @@ export async function pixels(locator: Locator): Promise<Pixels> {
   return { data, width: info.width, height: info.height }
 }
 
-/** The share of pixels that differ from the top-left corner's colour (the stage's background). */
-export function drawnShare({ data, width, height }: Pixels): number {
-  const [r, g, b] = [data[0], data[1], data[2]]
-  let drawn = 0
-  for (let i = 0; i < width * height * 3; i += 3) {
-    if (Math.abs(data[i] - r) + Math.abs(data[i + 1] - g) + Math.abs(data[i + 2] - b) > 30) drawn++
-  }
-  return drawn / (width * height)
-}
-
 /** The share of pixels that differ between two same-sized read-backs. */
 export function changedShare(a: Pixels, b: Pixels): number {
   expect([a.width, a.height]).toEqual([b.width, b.height])
@@ -176,4 +174,14 @@ export async function canvasShare(page: Page, locator: Locator): Promise<number>
   const bare = await shot()
   await canvases.evaluateAll((all) => all.forEach((c) => (c.style.visibility = '')))
   return changedShare(seen, bare)
+}
+
+/**
+ * `canvasShare` of an element once it is in view and the renderer has drawn with its place
+ * there: near 0 when the slot shows only its background (or the poster, without the scene).
+ */
+export async function sceneShare(page: Page, locator: Locator): Promise<number> {
+  await locator.scrollIntoViewIfNeeded()
+  await frames(page)
+  return canvasShare(page, locator)
 }

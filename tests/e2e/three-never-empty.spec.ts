@@ -81,3 +81,66 @@ for (const path of RENDER_PATHS) {
     })
   }
 }
+
+// The visitor's protocol, as the empty hero was first seen: a first visit (nothing cached) on a
+// phone-sized window (no mobile emulation, pixel ratio 1), CPU 4× slower, the page loaded, one
+// scroll of 10 px a little later (which asks for the 3D), then nothing more. The scroll's moment
+// moves 0.3 s later each run, from 0.5 to 3.2 s after `load`, so the 3D arrives against a
+// different point of the page's start-up each time. Nothing changes as the 3D arrives: the
+// renderer draws only what its arrival asks for (the scene is static: software renderer, or
+// reduced motion), so a frame that said "drawn" without drawing leaves the slot bare for good.
+// Before the fix, the worker path showed a bare hero in about 1 run in 10 this way.
+
+/** The scroll's moments after `load`, in ms: 500, 800 … 3200. */
+const SCROLL_AT = Array.from({ length: 10 }, (_, i) => 500 + 300 * i)
+
+for (const path of RENDER_PATHS) {
+  for (const motion of ['no-preference', 'reduce'] as const) {
+    test(`the hero is never bare: one scroll 0.5–3.2 s after load, then nothing, first visits, CPU 4× slower (${path} path, motion ${motion})`, async ({
+      browser,
+    }) => {
+      const runs = Math.max(RUNS, SCROLL_AT.length)
+      test.setTimeout(runs * 30_000)
+      for (let run = 0; run < runs; run++) {
+        const at = SCROLL_AT[run % SCROLL_AT.length]
+        const context = await browser.newContext({
+          viewport: PHONE,
+          deviceScaleFactor: 1,
+          reducedMotion: motion,
+        })
+        const page = await context.newPage()
+        const cdp = await context.newCDPSession(page)
+        await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 })
+        await page.goto(url3d('/en-us', path), { waitUntil: 'load' })
+        const hero = slot(page, 0)
+        await expect(hero.poster).toBeVisible()
+        // The scroll's moment, counted from `load` on the page's clock.
+        await page.evaluate(
+          (at) =>
+            new Promise<void>((resolve) => {
+              const [entry] = performance.getEntriesByType('navigation')
+              const since = performance.now() - (entry as PerformanceNavigationTiming).loadEventEnd
+              setTimeout(resolve, Math.max(0, at - since))
+            }),
+          at,
+        )
+        await page.mouse.move(200, 400)
+        await page.mouse.wheel(0, 10)
+        // The hero goes live and its poster fades; the renderer has drawn with the latest
+        // rectangles. Nothing else happens, so what shows now is what the visitor keeps.
+        await expect(hero.root).toHaveAttribute('data-3d-state', 'live', { timeout: 30_000 })
+        await expect(hero.root.locator('[data-3d-stage] > div').first()).toHaveCSS('opacity', '0')
+        await page.waitForFunction(() => {
+          const hook = (window as unknown as { __facet3d?: Hook }).__facet3d
+          return !!hook && hook.seq >= hook.sent
+        })
+        const share = await canvasShare(page, hero.stage)
+        expect(
+          share,
+          `run ${run + 1} (scroll ${at} ms after load): scene pixels in the hero`,
+        ).toBeGreaterThan(0.03)
+        await context.close()
+      }
+    })
+  }
+}

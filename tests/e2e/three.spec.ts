@@ -2,10 +2,10 @@ import { expect, test, type Page, type Request } from '@playwright/test'
 import {
   changedShare,
   COUNT_WEBGL_CONTEXTS,
-  drawnShare,
   frames,
   pixels,
   RENDER_PATHS,
+  sceneShare,
   showcase,
   slot,
   url3d,
@@ -60,7 +60,7 @@ for (const path of RENDER_PATHS) {
       // First paint: the poster, before any 3D.
       await expect(hero.poster).toBeVisible()
       await waitLive(page, PROCEDURAL)
-      expect(drawnShare(await pixels(hero.stage))).toBeGreaterThan(0.05)
+      expect(await sceneShare(page, hero.stage)).toBeGreaterThan(0.05)
       await expect(
         page.getByRole('img', { name: content.procedural.scene_description }),
       ).toBeVisible()
@@ -69,7 +69,7 @@ for (const path of RENDER_PATHS) {
     test('the model hero draws its GLB', async ({ page }) => {
       await page.goto(url3d('/en-us/showcase', path))
       await waitLive(page, MODEL)
-      expect(drawnShare(await pixels(slot(page, MODEL).stage))).toBeGreaterThan(0.03)
+      expect(await sceneShare(page, slot(page, MODEL).stage)).toBeGreaterThan(0.03)
     })
 
     test('the viewer draws its model, shows progress, and describes it', async ({ page }) => {
@@ -92,7 +92,7 @@ for (const path of RENDER_PATHS) {
       release()
       await waitLive(page, VIEWER)
       await expect(page.getByRole('progressbar')).toHaveCount(0)
-      expect(drawnShare(await pixels(viewer.stage))).toBeGreaterThan(0.03)
+      expect(await sceneShare(page, viewer.stage)).toBeGreaterThan(0.03)
       const described = page.getByRole('img', { name: content.viewer.description })
       await expect(described).toHaveAttribute('tabindex', '0')
       await expect(described).toHaveAccessibleDescription(content.viewer.controls_hint)
@@ -245,7 +245,7 @@ for (const path of RENDER_PATHS) {
           return share
         })
         .toBe(0)
-      expect(drawnShare(first)).toBeGreaterThan(0.05)
+      expect(await sceneShare(page, stage)).toBeGreaterThan(0.05)
       // The hero's motion is "float": without reduced motion it would move between these frames.
       await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 1000)))
       await frames(page)
@@ -268,7 +268,7 @@ for (const path of RENDER_PATHS) {
 
       await hero.root.getByRole('button', { name: content.procedural.load_label }).click()
       await waitLive(page, PROCEDURAL)
-      expect(drawnShare(await pixels(hero.stage))).toBeGreaterThan(0.05)
+      expect(await sceneShare(page, hero.stage)).toBeGreaterThan(0.05)
       // The others keep their posters until asked.
       await expect(slot(page, MODEL).root).toHaveAttribute('data-3d-state', 'ask')
     })
@@ -293,7 +293,7 @@ for (const path of RENDER_PATHS) {
         ).__facet3d.restoreContext(),
       )
       await waitLive(page, PROCEDURAL)
-      expect(drawnShare(await pixels(hero.stage))).toBeGreaterThan(0.05)
+      expect(await sceneShare(page, hero.stage)).toBeGreaterThan(0.05)
     })
 
     test('a model that fails to load: the poster with a message, the rest unaffected', async ({
@@ -308,7 +308,7 @@ for (const path of RENDER_PATHS) {
       await expect(model.poster).toBeVisible()
       // The other scenes and the page itself carry on.
       await waitLive(page, VIEWER)
-      expect(drawnShare(await pixels(slot(page, VIEWER).stage))).toBeGreaterThan(0.03)
+      expect(await sceneShare(page, slot(page, VIEWER).stage)).toBeGreaterThan(0.03)
       await expect(page.locator('h1')).toBeVisible()
     })
   })

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { debugFlags, firstPath, offscreenWebGL } from '@/three/CanvasHost'
+import { debugFlags, firstPath, mainWebGL, offscreenWebGL } from '@/three/CanvasHost'
 import { createSceneStore } from '@/three/render/scene-store'
 import type { SceneSlot } from '@/three/protocol'
 
@@ -55,9 +55,16 @@ describe("the renderer's scene store", () => {
 })
 
 describe('the first rendering path', () => {
-  /** A browser whose OffscreenCanvas gives `context` for `webgl2` and `webgl`. */
-  function browser(context: (kind: string) => unknown) {
+  /**
+   * A browser whose OffscreenCanvas gives `context` for `webgl2` and `webgl`, and whose page
+   * canvas gives `mainContext` (WebGL 2 by default); the page canvas's requests go to `main`.
+   */
+  function browser(
+    context: (kind: string) => unknown,
+    mainContext: (kind: string) => unknown = () => ({ getExtension: () => null }),
+  ) {
     const asked: string[] = []
+    const main: string[] = []
     class FakeOffscreenCanvas {
       getContext(kind: string) {
         asked.push(kind)
@@ -67,8 +74,22 @@ describe('the first rendering path', () => {
     vi.stubGlobal('Worker', class {})
     vi.stubGlobal('HTMLCanvasElement', { prototype: { transferControlToOffscreen() {} } })
     vi.stubGlobal('OffscreenCanvas', FakeOffscreenCanvas)
+    vi.stubGlobal('document', {
+      createElement: (tag: string) => {
+        expect(tag).toBe('canvas')
+        return {
+          getContext(kind: string) {
+            main.push(kind)
+            return mainContext(kind)
+          },
+        }
+      },
+    })
+    pageAsked = main
     return asked
   }
+  /** What the last `browser()`'s page canvas was asked for. */
+  let pageAsked: string[] = []
   const flags = { hook: false, motion: false, main: false }
 
   it('is the worker where an OffscreenCanvas gives WebGL, and the probe context is released', () => {
@@ -104,6 +125,40 @@ describe('the first rendering path', () => {
     expect(asked).toEqual([])
     vi.stubGlobal('OffscreenCanvas', undefined)
     expect(firstPath(flags)).toBe('main')
+    vi.unstubAllGlobals()
+  })
+
+  it('is none where no canvas gives WebGL (headless Firefox): the renderer is never fetched', () => {
+    const loseContext = vi.fn()
+    const asked = browser(
+      () => null,
+      () => null,
+    )
+    expect(firstPath(flags)).toBe('off')
+    expect(asked).toEqual(['webgl2', 'webgl'])
+    expect(pageAsked).toEqual(['webgl2', 'webgl'])
+    expect(firstPath({ ...flags, main: true })).toBe('off')
+    // Where the page's canvas gives WebGL, its probe context is released at once.
+    browser(
+      () => null,
+      () => ({ getExtension: () => ({ loseContext }) }),
+    )
+    expect(mainWebGL()).toBe(true)
+    expect(loseContext).toHaveBeenCalledTimes(1)
+    browser(
+      () => null,
+      () => {
+        throw new Error('no')
+      },
+    )
+    expect(firstPath(flags)).toBe('off')
+    vi.unstubAllGlobals()
+  })
+
+  it('asks nothing of the page canvas where the worker can draw', () => {
+    browser(() => ({ getExtension: () => null }))
+    expect(firstPath(flags)).toBe('worker')
+    expect(pageAsked).toEqual([])
     vi.unstubAllGlobals()
   })
 })

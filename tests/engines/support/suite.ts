@@ -325,6 +325,16 @@ export function engineSuite(
             resourceTiming: timing.filter((t) => fetched.some(([file]) => file === t.path)),
           }) + '\n',
         )
+        if (!('drawn' in options.three)) {
+          // No WebGL on any path: the page learns it from a probe, before fetching a renderer,
+          // so not one file of three.js (its renderer's messages name it) comes over the wire.
+          const three: string[] = []
+          for (const [file] of fetched) {
+            const code = await (await fetch(new URL(file, inject('origin')))).text()
+            if (code.includes('THREE.WebGLRenderer')) three.push(file)
+          }
+          expect(three, 'three.js fetched without WebGL').toEqual([])
+        }
       })
   })
 }
