@@ -46,19 +46,13 @@ export function debugFlags(search: string): DebugFlags {
   }
 }
 
-/**
- * True when an OffscreenCanvas gives a WebGL context here. WebKit has OffscreenCanvas and
- * `transferControlToOffscreen` but no WebGL on them (null, in a worker as on the main thread):
- * there the worker would be fetched (about 280 KB) only to fail. The probe's context is lost
- * at once, before the renderer makes the page's one context.
- */
-export function offscreenWebGL(): boolean {
-  if (typeof OffscreenCanvas === 'undefined') return false
+/** True when `canvas` gives a WebGL context; the probe's context is lost at once, before the
+ * renderer makes the page's one context. */
+function givesWebGL(canvas: HTMLCanvasElement | OffscreenCanvas): boolean {
   try {
-    const probe = new OffscreenCanvas(1, 1)
-    const context = probe.getContext('webgl2') ?? probe.getContext('webgl')
+    const context = canvas.getContext('webgl2') ?? canvas.getContext('webgl')
     if (!context) return false
-    context.getExtension('WEBGL_lose_context')?.loseContext()
+    ;(context as WebGLRenderingContext).getExtension('WEBGL_lose_context')?.loseContext()
     return true
   } catch {
     return false
@@ -66,21 +60,23 @@ export function offscreenWebGL(): boolean {
 }
 
 /**
+ * True when an OffscreenCanvas gives a WebGL context here. WebKit has OffscreenCanvas and
+ * `transferControlToOffscreen` but no WebGL on them (null, in a worker as on the main thread):
+ * there the worker would be fetched (about 280 KB) only to fail.
+ */
+export function offscreenWebGL(): boolean {
+  return typeof OffscreenCanvas !== 'undefined' && givesWebGL(new OffscreenCanvas(1, 1))
+}
+
+/**
  * True when a canvas on the main thread gives a WebGL context. Headless Firefox without a GPU
  * has none: there the main-thread renderer (three.js and the scenes, about 225 KB) would be
- * fetched only to find that out. The probe's context is lost at once, like `offscreenWebGL`'s.
+ * fetched only to find that out.
  */
 export function mainWebGL(): boolean {
-  try {
-    const probe = document.createElement('canvas')
-    probe.width = probe.height = 1
-    const context = probe.getContext('webgl2') ?? probe.getContext('webgl')
-    if (!context) return false
-    context.getExtension('WEBGL_lose_context')?.loseContext()
-    return true
-  } catch {
-    return false
-  }
+  const probe = document.createElement('canvas')
+  probe.width = probe.height = 1
+  return givesWebGL(probe)
 }
 
 /** The main thread where it can draw WebGL; else nowhere (the posters stay), fetching nothing. */
