@@ -50,9 +50,10 @@ export function debugFlags(search: string): DebugFlags {
  * renderer makes the page's one context. */
 function givesWebGL(canvas: HTMLCanvasElement | OffscreenCanvas): boolean {
   try {
-    const context = canvas.getContext('webgl2') ?? canvas.getContext('webgl')
+    const context = (canvas.getContext('webgl2') ??
+      canvas.getContext('webgl')) as WebGLRenderingContext | null
     if (!context) return false
-    ;(context as WebGLRenderingContext).getExtension('WEBGL_lose_context')?.loseContext()
+    context.getExtension('WEBGL_lose_context')?.loseContext()
     return true
   } catch {
     return false
