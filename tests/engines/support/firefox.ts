@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import puppeteer, { type Browser, type Page } from 'puppeteer-core'
-import { installRecorder, recorded, type Engine } from './engine'
+import { installRecorder, recorded, until, type Engine } from './engine'
 import { startProxy } from './proxy'
 
 /** Debian's firefox-esr, or FIREFOX_PATH; never a downloaded browser. */
@@ -51,7 +51,16 @@ export async function launchFirefox(site: string, options: FirefoxOptions): Prom
     async goto(path) {
       logged = []
       proxy.reset()
-      await page.goto(`${proxy.origin}${path}`, { waitUntil: 'load' })
+      const target = `${proxy.origin}${path}`
+      await page.goto(target, { waitUntil: 'load' })
+      // Over WebDriver BiDi, puppeteer's goto has (rarely) come back before the new document had
+      // even been asked for (the proxy had no answer for it yet): wait for that document, loaded.
+      await page.waitForFunction(
+        (href: string) => location.href === href && document.readyState === 'complete',
+        { timeout: 30_000 },
+        target,
+      )
+      await until(`the site's answer to ${path}`, () => proxy.statuses.has(path))
     },
     evaluate: (fn, ...args) => page.evaluate(fn as never, ...(args as unknown as never[])),
     press: (key) => page.keyboard.press(key),
