@@ -1,5 +1,4 @@
-import { defineConfig } from '@playwright/test'
-import base from './playwright.config'
+import { separateBuildConfig } from './playwright.separate-build'
 
 /**
  * The site built against the sample content with a right-to-left language added (`ar-ae`, by
@@ -7,22 +6,10 @@ import base from './playwright.config'
  * separate build in `.next-rtl`, beside the main one.
  */
 const port = Number(process.env.RTL_PORT || 3247)
-const baseURL = `http://127.0.0.1:${port}`
 
-export default defineConfig({
-  ...base,
+export default separateBuildConfig({
   testDir: 'tests/rtl',
-  reporter: process.env.PLAYWRIGHT_JSON
-    ? [['list'], ['json', { outputFile: process.env.PLAYWRIGHT_JSON }]]
-    : [['list']],
-  use: { ...base.use, baseURL },
-  webServer: {
-    command: 'node --import tsx tests/foreign/serve.ts',
-    url: `${baseURL}/robots.txt`,
-    env: { FOREIGN_CONTENT: 'rtl', FOREIGN_PORT: String(port) },
-    reuseExistingServer: false,
-    timeout: 300_000,
-    stdout: 'pipe',
-    stderr: 'pipe',
-  },
+  port,
+  serve: 'tests/foreign/serve.ts',
+  env: { FOREIGN_CONTENT: 'rtl', FOREIGN_PORT: String(port) },
 })

@@ -125,9 +125,33 @@ async function fixture(): Promise<string> {
   return dir
 }
 
+/** The fixture's content served by the content API, with a media cache of its own; `close`
+ * stops it and removes both folders. */
+async function serveFixture(): Promise<{
+  dir: string
+  served: Served
+  close: () => Promise<void>
+}> {
+  const dir = await fixture()
+  const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'facet-media-cache-'))
+  const served = await serveContentApi({
+    contentDir: dir,
+    modelsDir: dir,
+    mediaCache: { dir: cacheDir, maxBytes: 50 * 1024 * 1024 },
+  })
+  return {
+    dir,
+    served,
+    close: async () => {
+      await served.close()
+      rmSync(dir, { recursive: true, force: true })
+      rmSync(cacheDir, { recursive: true, force: true })
+    },
+  }
+}
+
 describe('the media route (imgix parameters)', () => {
   let dir: string
-  let cacheDir: string
   let served: Served
   const media = (query = '', file = 'images/quadrants.jpg') =>
     `${served.origin}/media/${file}${query}`
@@ -136,20 +160,11 @@ describe('the media route (imgix parameters)', () => {
     return { response, body: Buffer.from(await response.arrayBuffer()) }
   }
 
+  let close = async () => {}
   beforeAll(async () => {
-    dir = await fixture()
-    cacheDir = mkdtempSync(path.join(os.tmpdir(), 'facet-media-cache-'))
-    served = await serveContentApi({
-      contentDir: dir,
-      modelsDir: dir,
-      mediaCache: { dir: cacheDir, maxBytes: 50 * 1024 * 1024 },
-    })
+    ;({ dir, served, close } = await serveFixture())
   })
-  afterAll(async () => {
-    await served?.close()
-    rmSync(dir, { recursive: true, force: true })
-    rmSync(cacheDir, { recursive: true, force: true })
-  })
+  afterAll(() => close())
 
   it('answers each width asked for, with sizes that grow with the width', async () => {
     const sizes: number[] = []
@@ -370,23 +385,13 @@ describe('the media route (imgix parameters)', () => {
 
 describe('media URLs name their bytes, and renders are bounded', () => {
   let dir: string
-  let cacheDir: string
   let served: Served
 
+  let close = async () => {}
   beforeAll(async () => {
-    dir = await fixture()
-    cacheDir = mkdtempSync(path.join(os.tmpdir(), 'facet-media-cache-'))
-    served = await serveContentApi({
-      contentDir: dir,
-      modelsDir: dir,
-      mediaCache: { dir: cacheDir, maxBytes: 50 * 1024 * 1024 },
-    })
+    ;({ dir, served, close } = await serveFixture())
   })
-  afterAll(async () => {
-    await served?.close()
-    rmSync(dir, { recursive: true, force: true })
-    rmSync(cacheDir, { recursive: true, force: true })
-  })
+  afterAll(() => close())
 
   const poster = async () => {
     type Card = prismic.PrismicDocument<{ poster: prismic.ImageField }, 'card'>

@@ -1,0 +1,38 @@
+import { defineConfig } from '@playwright/test'
+import base from './playwright.config'
+
+/**
+ * A Playwright project for a site that runs on a build of its own beside the main one (foreign
+ * content, a right-to-left language, a pushed repository): its tests, on its port, against the
+ * server `serve` starts (a script run with tsx), the main config's settings otherwise.
+ */
+export function separateBuildConfig(options: {
+  testDir: string
+  port: number
+  /** The script that builds and serves the site. */
+  serve: string
+  env: Record<string, string>
+  /** What must answer before the tests start (default: the site's robots.txt). */
+  readyURL?: string
+  /** How long building and starting may take. */
+  timeout?: number
+}) {
+  const baseURL = `http://127.0.0.1:${options.port}`
+  return defineConfig({
+    ...base,
+    testDir: options.testDir,
+    reporter: process.env.PLAYWRIGHT_JSON
+      ? [['list'], ['json', { outputFile: process.env.PLAYWRIGHT_JSON }]]
+      : [['list']],
+    use: { ...base.use, baseURL },
+    webServer: {
+      command: `node --import tsx ${options.serve}`,
+      url: options.readyURL ?? `${baseURL}/robots.txt`,
+      env: options.env,
+      reuseExistingServer: false,
+      timeout: options.timeout ?? 300_000,
+      stdout: 'pipe',
+      stderr: 'pipe',
+    },
+  })
+}
