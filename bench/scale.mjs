@@ -5,7 +5,10 @@
 // `server/index.mjs` started (time to `/readyz` 200), the first on-demand page after ready (the
 // oldest post, which no bounded prerender covers), a deep journal page, p50/p97.5/p99 of an
 // index page, a search, a post and a sitemap page (autocannon, 10 connections), and the content
-// API alone over the same folder (load time, RSS, a filtered page's p95).
+// API alone over the same folder (load time, RSS, a filtered page's p95). Besides one URL under
+// load (what a CDN or the serving layer's one-second keep sees), two figures of pages that no
+// cache holds: first visits one after another to older posts, none prerendered (p95), and a
+// search whose every request is a query never asked before (10 connections).
 //
 //   --sizes 100,1000       which sizes (default 100,1000,10000,50000)
 //   --duration 5           seconds of autocannon per page
@@ -162,13 +165,23 @@ async function cannon(url) {
   }
 }
 
-/** The oldest and newest post uids of the master language, read from the folder itself. */
+/** How many first visits, and how many words a search asks for in turn. */
+const FIRST_VISITS = 20
+const SEARCH_WORDS = 200
+
+/**
+ * The master language's post uids, oldest first, and words from their titles (for searches no
+ * cache has seen), read from the folder itself.
+ */
 function posts(content) {
   const dir = path.join(content, 'documents', 'post')
+  const words = new Set()
   const list = readdirSync(dir).flatMap((key) => {
     const file = path.join(dir, key, 'en-us.json')
     if (!existsSync(file)) return []
     const doc = JSON.parse(readFileSync(file, 'utf8'))
+    for (const word of JSON.stringify(doc.data?.title ?? '').match(/[a-z]{5,}/gi) ?? [])
+      if (words.size < SEARCH_WORDS) words.add(word.toLowerCase())
     return [{ uid: doc.uid, date: doc.data?.date ?? '' }]
   })
   list.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0))
@@ -176,7 +189,62 @@ function posts(content) {
     oldest: list[0].uid,
     newest: list.at(-1).uid,
     second: list[1]?.uid ?? list[0].uid,
+    // Older posts after the two above: the bounded prerender keeps the newest.
+    older: list.slice(2, 2 + FIRST_VISITS).map((p) => p.uid),
     count: list.length,
+    words: [...words],
+  }
+}
+
+/** The p95 of a list of figures (nearest rank). */
+const p95 = (values) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.max(0, Math.ceil(sorted.length * 0.95) - 1)]
+}
+
+/** First visits, one after another, to pages that were not prerendered. */
+async function firstVisits(uids) {
+  const times = []
+  const statuses = new Set()
+  for (const uid of uids) {
+    const { status, ms } = await timed(`${ORIGIN}/en-us/journal/${uid}`)
+    times.push(ms)
+    statuses.add(status)
+  }
+  return {
+    count: times.length,
+    p95Ms: p95(times),
+    maxMs: Math.max(...times),
+    statuses: [...statuses],
+  }
+}
+
+/** A search under load whose every request is new (no cache has the page). */
+async function cannonNewSearches(words) {
+  let next = 0
+  const result = await autocannon({
+    url: ORIGIN,
+    connections: 10,
+    duration: DURATION,
+    requests: [
+      {
+        setupRequest: (request) => ({
+          ...request,
+          // A title word and a number never asked before: the full-text search runs, and
+          // the page renders, for every request.
+          path: `/en-us/journal?q=${encodeURIComponent(`${words[next % words.length]} ${next++}`)}`,
+        }),
+      },
+    ],
+  })
+  return {
+    requestsPerSecond: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p97_5Ms: result.latency.p97_5,
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    words: words.length,
   }
 }
 
@@ -249,12 +317,14 @@ async function measureSize(root, size) {
   try {
     const firstOnDemand = await timed(`${ORIGIN}/en-us/journal/${uids.oldest}`)
     const secondOnDemand = await timed(`${ORIGIN}/en-us/journal/${uids.second}`)
+    const firstVisitsFigures = await firstVisits(uids.older)
     const deepPage = Math.max(1, Math.min(50, Math.floor(uids.count / 6)))
     const deepJournal = await timed(`${ORIGIN}/en-us/journal?page=${deepPage}`)
     const rssAfterReady = groupRss(site.pid)
     const load = {
       index: await cannon(`${ORIGIN}/en-us/journal`),
       search: await cannon(`${ORIGIN}/en-us/journal?q=${SEARCH_WORD}`),
+      newSearches: uids.words.length ? await cannonNewSearches(uids.words) : undefined,
       post: await cannon(`${ORIGIN}/en-us/journal/${uids.oldest}`),
       sitemap: await cannon(`${ORIGIN}/sitemaps/sitemap/0.xml`),
     }
@@ -267,6 +337,7 @@ async function measureSize(root, size) {
       serverRssMB: Math.round(rssAfterReady / 2 ** 20),
       firstOnDemand,
       secondOnDemand,
+      firstVisits: firstVisitsFigures,
       deepJournal: { page: deepPage, ...deepJournal },
       load,
       contentApi: contentApiFigures(root, content),

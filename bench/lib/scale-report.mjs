@@ -23,9 +23,14 @@ const COLUMNS = [
     (f) => `${ms(f.firstOnDemand?.ms)} (${f.firstOnDemand?.status})`,
   ],
   ['next on-demand page', (f) => ms(f.secondOnDemand?.ms)],
+  [
+    'first visits, not prerendered: p95 (max)',
+    (f) => (f.firstVisits ? `${f.firstVisits.p95Ms} ms (${f.firstVisits.maxMs})` : '–'),
+  ],
   ['journal ?page=N, first', (f) => `${ms(f.deepJournal?.ms)} (N=${f.deepJournal?.page})`],
   ['index p50/p97.5/p99', (f) => latency(f.load?.index)],
   ['search p50/p97.5/p99', (f) => latency(f.load?.search)],
+  ['search, a new query each request', (f) => latency(f.load?.newSearches)],
   ['post p50/p97.5/p99', (f) => latency(f.load?.post)],
   ['sitemap p50/p97.5/p99', (f) => latency(f.load?.sitemap)],
   ['server RSS after ready', (f) => `${f.serverRssMB} MB`],
@@ -53,9 +58,11 @@ const NUMBERS = {
   'start → ready': (f) => f.readyMs,
   'first page after ready (not prerendered)': (f) => f.firstOnDemand?.ms,
   'next on-demand page': (f) => f.secondOnDemand?.ms,
+  'first visits, not prerendered: p95 (max)': (f) => f.firstVisits?.p95Ms,
   'journal ?page=N, first': (f) => f.deepJournal?.ms,
   'index p50/p97.5/p99': (f) => f.load?.index?.p99Ms,
   'search p50/p97.5/p99': (f) => f.load?.search?.p99Ms,
+  'search, a new query each request': (f) => f.load?.newSearches?.p99Ms,
   'post p50/p97.5/p99': (f) => f.load?.post?.p99Ms,
   'sitemap p50/p97.5/p99': (f) => f.load?.sitemap?.p99Ms,
   'server RSS after ready': (f) => f.serverRssMB,
@@ -93,7 +100,7 @@ export function scaleSection(report) {
   const runs = report.runs.map((run) => `### ${run.label} (\`${run.root}\`)\n\n${table(run)}`)
   return `${HEADING}
 
-Made by \`npm run bench:scale\` on ${report.startedAt} (Node ${report.node}, ${report.cpus} cores, 1-minute load average ${report.loadAverageAtStart?.[0]} at the start and ${report.loadAverageAtEnd?.[0]} at the end; each column's own load average is in the last row). Content folders generated from the models (tests/fixtures/scale-content.ts: both languages, every type; 75 % posts, 20 % projects, 5 % pages), plus the sample content. Latencies: autocannon, ${report.connections} connections, ${report.durationSeconds} s per page, p50 / p97.5 / p99 in ms (autocannon reports no p95; p97.5 bounds it). "First page after ready": the oldest post, which no bounded prerender covers, as the first request after \`/readyz\` answered 200. Growth: the largest generated folder's figure over the smallest's (for latencies, p99). Budgets (DESIGN.md): a build of 10,000 documents ≤ 1.5× the sample's; first on-demand page ≤ 300 ms; index and search p95 ≤ 50 ms at 50,000 documents, 10 connections; the content API loads 10,000 documents in ≤ 2 s.
+Made by \`npm run bench:scale\` on ${report.startedAt} (Node ${report.node}, ${report.cpus} cores, 1-minute load average ${report.loadAverageAtStart?.[0]} at the start and ${report.loadAverageAtEnd?.[0]} at the end; each column's own load average is in the last row). Content folders generated from the models (tests/fixtures/scale-content.ts: both languages, every type; 75 % posts, 20 % projects, 5 % pages), plus the sample content. Latencies: autocannon, ${report.connections} connections, ${report.durationSeconds} s per page, p50 / p97.5 / p99 in ms (autocannon reports no p95; p97.5 bounds it). "Search" repeats one word, as a CDN or the serving layer's one-second keep sees a popular query; "a new query each request" asks for a word from the posts' titles and a number never asked before, so the full-text search runs and the page renders every time. "First visits": 20 older posts, none prerendered, one after another. "First page after ready": the oldest post, which no bounded prerender covers, as the first request after \`/readyz\` answered 200. Growth: the largest generated folder's figure over the smallest's (for latencies, p99). Budgets (DESIGN.md): a build of 10,000 documents ≤ 1.5× the sample's; first on-demand page ≤ 300 ms; index and search p95 ≤ 50 ms at 50,000 documents, 10 connections; the content API loads 10,000 documents in ≤ 2 s.
 
 ${runs.join('\n')}`
 }
