@@ -121,6 +121,10 @@ function observe() {
         start: e.startTime,
         duration: e.duration,
         interaction: e.interactionId ?? 0,
+        // What the key reached: where the slowest input's time went starts with what it did.
+        target: e.target
+          ? `${e.target.tagName.toLowerCase()} "${(e.target.textContent ?? '').trim().slice(0, 24)}"`
+          : 'none (focus left the page)',
       })
   }).observe({ type: 'event', durationThreshold: 16, buffered: true })
 }
@@ -273,6 +277,7 @@ async function visit(browser, target, { path, cpu }, tracePath = null) {
       longestScriptMs: Math.round(Math.max(0, ...ran.map((r) => r.duration))),
       longestScript: ran.reduce((a, r) => (r.duration > (a?.duration ?? 0) ? r : a), null)?.invoker,
       slowestInputMs: Math.round(Math.max(0, ...inputs.map((e) => e.duration))),
+      slowestInput: inputs.reduce((a, e) => (e.duration > (a?.duration ?? 0) ? e : a), null),
       fps:
         framesAtEnd === null ? null : Number(((framesAtEnd - framesAtStart) / seconds).toFixed(1)),
       renderer: await page.evaluate(() => window.__facet3d?.path ?? 'main'),
