@@ -121,10 +121,11 @@ function observe() {
         start: e.startTime,
         duration: e.duration,
         interaction: e.interactionId ?? 0,
-        // What the key reached: where the slowest input's time went starts with what it did.
+        // The element that had focus when the key was pressed: what the key did (a Tab out of
+        // the page, say) is where tracing the slowest input starts.
         target: e.target
           ? `${e.target.tagName.toLowerCase()} "${(e.target.textContent ?? '').trim().slice(0, 24)}"`
-          : 'none (focus left the page)',
+          : 'none (no longer in the document)',
       })
   }).observe({ type: 'event', durationThreshold: 16, buffered: true })
 }
