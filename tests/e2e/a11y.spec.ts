@@ -53,6 +53,39 @@ test('the skip link is the first stop and moves focus to the main content', asyn
   await expect(page.locator('main')).toBeFocused()
 })
 
+test('each stop Tab reaches shows its whole focus ring in the window', async ({ page }) => {
+  // A phone's window, a long page: most stops are scrolled into view by the key that reaches them.
+  await page.setViewportSize({ width: 412, height: 823 })
+  await page.goto(`/${LANGS[0]}/journal`)
+  const cut: string[] = []
+  let stops = 0
+  for (let i = 0; i < 80; i++) {
+    await page.keyboard.press('Tab')
+    const stop = await page.evaluate(() => {
+      const element = document.activeElement
+      if (!element || element === document.body) return null
+      const style = getComputedStyle(element)
+      const ring = parseFloat(style.outlineWidth) + parseFloat(style.outlineOffset)
+      const { top, bottom } = element.getBoundingClientRect()
+      return {
+        name: `${element.tagName} "${(element.textContent ?? '').trim().slice(0, 30)}"`,
+        ring,
+        top: top - ring,
+        bottom: bottom + ring,
+        height: window.innerHeight,
+      }
+    })
+    // Focus has gone round the page and out of it.
+    if (!stop) break
+    stops++
+    expect(stop.ring, `${stop.name} has a focus ring`).toBeGreaterThan(0)
+    if (stop.top < 0 || stop.bottom > stop.height)
+      cut.push(`${stop.name}: ring from ${stop.top} to ${stop.bottom} px, window ${stop.height} px`)
+  }
+  expect(stops).toBeGreaterThan(10)
+  expect(cut).toEqual([])
+})
+
 test('the FAQ opens and closes from the keyboard, without JavaScript', async ({ browser }) => {
   const context = await browser.newContext({ javaScriptEnabled: false })
   const page = await context.newPage()
