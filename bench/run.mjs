@@ -524,17 +524,18 @@ process.exit(0)
 function interactionSection({ run, figures, before }) {
   if (!figures) return `not measured (${run.skipped ?? 'bench:interaction failed'})`
   const results = [...figures.results, ...(before?.figures?.results ?? [])]
+  const signed = (ms) => (ms === undefined ? '–' : `${ms >= 0 ? '+' : ''}${ms}`)
   const rows = results.map(
     (r) =>
-      `| ${r.label} | ${r.page} \`${r.url}\` | ${r.path} | ${r.cpuSlowdown ?? 4}× | ${r.blockingMs} | ${r.longestMs} | ${r.longestScriptMs ?? '–'} | ${r.longTasks} | ${r.slowestInputMs} | ${r.overContactMs === undefined ? '–' : `${r.overContactMs >= 0 ? '+' : ''}${r.overContactMs}`} | ${r.fps ?? '–'} | ${r.loadAverage.start.toFixed(2)} | ${r.withinBudget === null || r.withinBudget === undefined ? '–' : mark(r.withinBudget)} |`,
+      `| ${r.label} | ${r.page} \`${r.url}\` | ${r.path} | ${r.cpuSlowdown ?? 4}× | ${r.blockingMs} | ${r.longestMs} | ${r.longestScriptMs ?? '–'} | ${r.longTasks} | ${r.slowestInputMs} | ${signed(r.overSamePageMs)} | ${signed(r.overContactMs)} | ${r.fps ?? '–'} | ${r.loadAverage.start.toFixed(2)} | ${r.withinBudget === null || r.withinBudget === undefined ? '–' : mark(r.withinBudget)} |`,
   )
   const beforeNote = before
     ? ` Rows labelled \`before\` measure ${before.origin} (the build before the worker renderer: the main thread is its only path) in the same run.`
     : ''
-  return `${figures.protocol}. Budgets: on the worker path (DESIGN.md) blocking ≤ ${figures.budget.blockingMs} ms and slowest input ≤ ${figures.budget.slowestInputMs} ms (medians); on the main-thread fallback at full CPU speed (1×), no script of ${figures.budget.fallbackTaskMs} ms or more in any run, and on every page with 3D the slowest input within ${figures.budget.overContactMs ?? 30} ms of the contact page's (no 3D) at the same CPU rate ("vs contact") (longest script: the longest entry point in a long animation frame; a long task's rest is the browser's commit, which on this software compositor waits for the GPU process to draw a main-thread WebGL canvas).${beforeNote}
+  return `${figures.protocol}. Budgets: on the worker path (DESIGN.md) blocking ≤ ${figures.budget.blockingMs} ms and slowest input ≤ ${figures.budget.slowestInputMs} ms (medians); on the main-thread fallback at full CPU speed (1×), no script of ${figures.budget.fallbackTaskMs} ms or more in any run, and on every page with 3D the slowest input within ${figures.budget.overContactMs ?? 30} ms of the same page's without 3D (a browser without WebGL: the posters stay; "vs same page") and of the contact page's (no 3D, "vs contact"), at the same CPU rate in the same run (longest script: the longest entry point in a long animation frame; a long task's rest is the browser's commit, which on this software compositor waits for the GPU process to draw a main-thread WebGL canvas).${beforeNote}
 
-| label | page | path | CPU | blocking ms | longest task ms | longest script ms | long tasks | slowest input ms | vs contact ms | 3D fps | load avg | budget |
-|---|---|---|---|---|---|---|---|---|---|---|---|---|
+| label | page | path | CPU | blocking ms | longest task ms | longest script ms | long tasks | slowest input ms | vs same page ms | vs contact ms | 3D fps | load avg | budget |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
 ${rows.join('\n')}`
 }
 
