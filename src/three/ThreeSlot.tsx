@@ -136,6 +136,7 @@ export default function ThreeSlot({ spec, description, labels, children }: Three
 
   const hintId = `${id}-hint`
   const live = status === 'live'
+  const fallback = status === 'unsupported' || status === 'error'
   const background = spec?.kind === 'model' && live ? (spec.background ?? undefined) : undefined
 
   return (
@@ -146,7 +147,7 @@ export default function ThreeSlot({ spec, description, labels, children }: Three
         style={{ background }}
         role={description ? 'img' : undefined}
         aria-label={description || undefined}
-        aria-describedby={isViewer && labels.hint ? hintId : undefined}
+        aria-describedby={isViewer && live && labels.hint ? hintId : undefined}
         tabIndex={isViewer && live ? 0 : undefined}
         onKeyDown={isViewer ? onKeyDown : undefined}
         data-3d-stage=""
@@ -171,18 +172,34 @@ export default function ThreeSlot({ spec, description, labels, children }: Three
           {labels.error}
         </p>
       )}
-      {(status === 'unsupported' || status === 'error') && description && (
-        <p className={styles.description}>{description}</p>
-      )}
-      {isViewer && live && labels.reset && (
-        <button type="button" className={styles.button} onClick={() => send({ type: 'reset' })}>
-          {labels.reset}
-        </button>
-      )}
-      {isViewer && labels.hint && (
-        <p id={hintId} className={live ? styles.hint : styles.hidden}>
-          {labels.hint}
-        </p>
+      {isViewer && (labels.reset || labels.hint) ? (
+        // The viewer's controls hold their place from the first paint, hidden until the scene is
+        // live: showing them then would push the caption and everything below down the page (a
+        // layout shift of 0.08 on the showcase, as the viewer arrived). The fallback description
+        // takes the same place, so a poster with its description moves the page only by what the
+        // text needs beyond it.
+        <div className={styles.below}>
+          <div className={live ? styles.controls : styles.waiting}>
+            {labels.reset && (
+              <button
+                type="button"
+                className={styles.button}
+                disabled={!live}
+                onClick={() => send({ type: 'reset' })}
+              >
+                {labels.reset}
+              </button>
+            )}
+            {labels.hint && (
+              <p id={hintId} className={styles.hint}>
+                {labels.hint}
+              </p>
+            )}
+          </div>
+          {fallback && description && <p className={styles.description}>{description}</p>}
+        </div>
+      ) : (
+        fallback && description && <p className={styles.description}>{description}</p>
       )}
       {ownsHost && createPortal(<CanvasHost />, document.body)}
     </div>

@@ -168,6 +168,36 @@ for (const path of RENDER_PATHS) {
       }
     })
 
+    test('nothing on the page moves when the viewer goes live', async ({ page }) => {
+      await page.addInitScript(() => {
+        const w = window as Window & { __shifts?: string[] }
+        w.__shifts = []
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries() as (PerformanceEntry & {
+            value: number
+            sources: { node?: Node }[]
+          })[]) {
+            const moved = entry.sources.map((s) => (s.node as Element | undefined)?.className)
+            w.__shifts!.push(`${entry.value.toFixed(3)} at ${entry.startTime}: ${moved.join(', ')}`)
+          }
+        }).observe({ type: 'layout-shift', buffered: true })
+      })
+      await page.goto(url3d('/en-us/showcase', path))
+      // Where the page ends, in the document, while the viewer is still its poster.
+      const footerTop = () =>
+        page.locator('.site-footer').evaluate((e) => e.getBoundingClientRect().top + window.scrollY)
+      const before = await footerTop()
+      await slot(page, VIEWER).stage.scrollIntoViewIfNeeded()
+      await waitLive(page, VIEWER)
+      await expect(
+        slot(page, VIEWER).root.getByRole('button', { name: content.viewer.reset_label }),
+      ).toBeVisible()
+      expect(await footerTop()).toBe(before)
+      expect(
+        await page.evaluate(() => (window as Window & { __shifts?: string[] }).__shifts),
+      ).toEqual([])
+    })
+
     test('no request leaves the origin, and the page has one WebGL context', async ({
       page,
       baseURL,
