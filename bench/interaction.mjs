@@ -25,6 +25,11 @@
 //     gets the difference of its slowest input to this one's ("vs same page");
 //   - the contact page, which has no 3D (DESIGN.md: within 30 ms), "vs contact".
 //   --out bench/interaction.json
+//   --headed                 Chromium in a window, as a visitor has it, instead of headless (needs a
+//                            display: `xvfb-run -a npm run bench:interaction -- --headed`). Headless
+//                            Chromium, with no window, now and then leaves the frame after a Tab
+//                            out of the page unpresented, so that key's Event Timing waits for the
+//                            next key's frame (README, "Input while the 3D draws")
 import { writeFileSync } from 'node:fs'
 import os from 'node:os'
 import { parseArgs } from 'node:util'
@@ -46,8 +51,11 @@ const { values: args } = parseArgs({
     label: { type: 'string', default: 'current' },
     trace: { type: 'string' },
     out: { type: 'string', default: 'bench/interaction.json' },
+    headed: { type: 'boolean', default: false },
   },
 })
+if (args.headed && !process.env.DISPLAY)
+  throw new Error('--headed needs a display: run it under `xvfb-run -a`')
 const RUNS = Number(args.runs)
 /** Each `--paths` entry: a rendering path, and the CPU slowdown to run it at (4× unless `@1x`). */
 const PATHS = args.paths
@@ -343,7 +351,11 @@ async function main() {
       throw new Error(`--pages: '${name}' is not one of ${all.map((t) => t.name).join(', ')}`)
   const results = []
   try {
-    browser = await chromium.launch({ executablePath: CHROME_PATH, args: CHROME_ARGS })
+    browser = await chromium.launch({
+      headless: !args.headed,
+      executablePath: CHROME_PATH,
+      args: CHROME_ARGS,
+    })
     const targets = all.filter((t) => wanted.has(t.name))
     for (const target of targets) target.path ??= await projectWithViewer()
     if (args.trace) {
@@ -424,7 +436,7 @@ async function main() {
   }
   const report = {
     date: new Date().toISOString(),
-    environment: `headless Chromium (SwiftShader WebGL), ${DEVICE.viewport.width}×${DEVICE.viewport.height} at ${DEVICE.deviceScaleFactor}×, CPU ${CPU_SLOWDOWN}× slower unless @1x, ${os.cpus().length} cores`,
+    environment: `${args.headed ? 'Chromium in a window (Xvfb)' : 'headless Chromium'} (SwiftShader WebGL), ${DEVICE.viewport.width}×${DEVICE.viewport.height} at ${DEVICE.deviceScaleFactor}×, CPU ${CPU_SLOWDOWN}× slower unless @1x, ${os.cpus().length} cores`,
     protocol: `load, ${QUIET_MS} ms without a long task, one wheel scroll, Tab every ${KEY_EVERY_MS} ms for ${KEYS_FOR_MS / 1000} s; median of ${RUNS}`,
     budget: { ...BUDGET, fallbackTaskMs: FALLBACK_TASK_MS },
     results,
