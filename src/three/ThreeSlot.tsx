@@ -137,6 +137,8 @@ export default function ThreeSlot({ spec, description, labels, children }: Three
   const hintId = `${id}-hint`
   const live = status === 'live'
   const fallback = status === 'unsupported' || status === 'error'
+  const fallbackDescription =
+    fallback && description ? <p className={styles.description}>{description}</p> : null
   const background = spec?.kind === 'model' && live ? (spec.background ?? undefined) : undefined
 
   return (
@@ -196,10 +198,10 @@ export default function ThreeSlot({ spec, description, labels, children }: Three
               </p>
             )}
           </div>
-          {fallback && description && <p className={styles.description}>{description}</p>}
+          {fallbackDescription}
         </div>
       ) : (
-        fallback && description && <p className={styles.description}>{description}</p>
+        fallbackDescription
       )}
       {ownsHost && createPortal(<CanvasHost />, document.body)}
     </div>
