@@ -32,7 +32,16 @@ const nextConfig: NextConfig = {
   // The embedded content API reads the content folder at run time.
   async headers() {
     return [
-      { source: '/((?!slice-simulator).*)', headers: securityHeaders(config, { dev }) },
+      {
+        source: '/((?!slice-simulator|3d-decoders/).*)',
+        headers: securityHeaders(config, { dev }),
+      },
+      // The 3D decoders: files fetched as data, and the KTX2 transcoder's worker, whose policy is
+      // its own (src/app/3d-decoders/).
+      {
+        source: '/3d-decoders/:path*',
+        headers: securityHeaders(config, { dev, decoderWorker: true }),
+      },
       {
         source: '/slice-simulator',
         headers: securityHeaders(config, { dev, sliceSimulator: true }),

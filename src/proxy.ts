@@ -69,6 +69,6 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
  */
 export const config = {
   matcher: [
-    '/((?!_next/|api/|local/|slice-simulator|sitemap\\.xml|sitemaps/|robots\\.txt|icon\\.svg|healthz|readyz).+)',
+    '/((?!_next/|api/|local/|3d-decoders/|slice-simulator|sitemap\\.xml|sitemaps/|robots\\.txt|icon\\.svg|healthz|readyz).+)',
   ],
 }

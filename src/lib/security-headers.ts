@@ -73,16 +73,31 @@ export function contentSecurityPolicy(
     .join('; ')
 }
 
-/** Every security header for a route; the slice simulator may be framed by Prismic. */
+/**
+ * The policy of the KTX2 transcoder's worker (src/app/3d-decoders/): it may compile WebAssembly
+ * and evaluate strings, which the transcoder's Emscripten bindings do (`new Function`), and
+ * nothing else: no script, fetch or worker of any origin. The page hands it the transcoder's
+ * binary and each texture's bytes by message. Its own policy, not the page's: a `blob:` worker
+ * would run under the page's, which has no `'unsafe-eval'` and should not.
+ */
+export const DECODER_WORKER_POLICY =
+  "default-src 'none'; script-src 'unsafe-eval' 'wasm-unsafe-eval'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+/**
+ * Every security header for a route; the slice simulator may be framed by Prismic; the 3D
+ * decoders (a worker among them) have a policy of their own.
+ */
 export function securityHeaders(
   config: Config,
-  options: { dev: boolean; sliceSimulator?: boolean },
+  options: { dev: boolean; sliceSimulator?: boolean; decoderWorker?: boolean },
 ): Header[] {
   const frameAncestors = options.sliceSimulator ? SLICE_SIMULATOR_ANCESTORS : ["'none'"]
   const headers: Header[] = [
     {
       key: 'Content-Security-Policy',
-      value: contentSecurityPolicy(config, { dev: options.dev, frameAncestors }),
+      value: options.decoderWorker
+        ? DECODER_WORKER_POLICY
+        : contentSecurityPolicy(config, { dev: options.dev, frameAncestors }),
     },
     { key: 'Strict-Transport-Security', value: 'max-age=63072000; includeSubDomains; preload' },
     { key: 'X-Content-Type-Options', value: 'nosniff' },
