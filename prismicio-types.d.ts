@@ -1991,6 +1991,27 @@ export interface HeroSliceModelPrimary {
   auto_rotate: prismic.BooleanField
 
   /**
+   * Animation to play (its name in the model; empty: the first) field in *Hero → Model scene → Primary*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: hero.model.primary.animation
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  animation: prismic.KeyTextField
+
+  /**
+   * Play the model's animation field in *Hero → Model scene → Primary*
+   *
+   * - **Field Type**: Boolean
+   * - **Placeholder**: *None*
+   * - **Default Value**: true
+   * - **API ID Path**: hero.model.primary.play_animation
+   * - **Documentation**: https://prismic.io/docs/fields/boolean
+   */
+  play_animation: prismic.BooleanField
+
+  /**
    * 3D button label (shown with Save-Data, e.g. “Show in 3D”) field in *Hero → Model scene → Primary*
    *
    * - **Field Type**: Text
@@ -2272,6 +2293,27 @@ export interface ModelViewerSliceDefaultPrimary {
    * - **Documentation**: https://prismic.io/docs/fields/boolean
    */
   auto_rotate: prismic.BooleanField
+
+  /**
+   * Animation to play (its name in the model; empty: the first) field in *ModelViewer → Default → Primary*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: model_viewer.default.primary.animation
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  animation: prismic.KeyTextField
+
+  /**
+   * Play the model's animation field in *ModelViewer → Default → Primary*
+   *
+   * - **Field Type**: Boolean
+   * - **Placeholder**: *None*
+   * - **Default Value**: true
+   * - **API ID Path**: model_viewer.default.primary.play_animation
+   * - **Documentation**: https://prismic.io/docs/fields/boolean
+   */
+  play_animation: prismic.BooleanField
 
   /**
    * 3D button label (shown with Save-Data, e.g. “Show in 3D”) field in *ModelViewer → Default → Primary*

@@ -11,7 +11,7 @@ import { threeStore } from '../../src/three/store'
 threeStore.register({
   id: 'hero',
   element: document.getElementById('stage')!,
-  spec: { kind: 'viewer', url: '/knot.glb', autoRotate: true },
+  spec: { kind: 'viewer', url: '/knot.glb', autoRotate: true, animate: true, clip: null },
   reducedMotion: false,
   visible: true,
 })

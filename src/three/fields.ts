@@ -19,6 +19,14 @@ function modelUrl(field: Content.HeroSliceModelPrimary['model']): string | null 
   return isFilled.linkToMedia(field) ? mediaUrl(field.url) : null
 }
 
+/**
+ * A model's own animation as the slice asks for it: played unless the editor turned it off (a
+ * document written before the field existed has none: played), the clip named, or the first.
+ */
+function animationOf(primary: { animation?: string | null; play_animation?: boolean | null }) {
+  return { animate: primary.play_animation !== false, clip: primary.animation?.trim() || null }
+}
+
 /** The props of the hero's 3D slot, for either variation. */
 export function heroSlot(slice: Content.HeroSlice): {
   spec: SceneSpec | null
@@ -33,7 +41,13 @@ export function heroSlot(slice: Content.HeroSlice): {
     const url = modelUrl(model)
     return {
       spec: url
-        ? { kind: 'model', url, background: color_background || null, autoRotate: auto_rotate }
+        ? {
+            kind: 'model',
+            url,
+            background: color_background || null,
+            autoRotate: auto_rotate,
+            ...animationOf(slice.primary),
+          }
         : null,
       description,
       labels,
@@ -64,7 +78,7 @@ export function viewerSlot(slice: Content.ModelViewerSlice): {
   const p = slice.primary
   const url = modelUrl(p.model)
   return {
-    spec: url ? { kind: 'viewer', url, autoRotate: p.auto_rotate } : null,
+    spec: url ? { kind: 'viewer', url, autoRotate: p.auto_rotate, ...animationOf(p) } : null,
     description: p.description ?? '',
     labels: {
       load: p.load_label ?? '',

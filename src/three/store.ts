@@ -14,8 +14,11 @@ export type SceneSpec =
       motion: 'float' | 'spin' | 'still'
       speed: number
     }
-  | { kind: 'model'; url: string; background: string | null; autoRotate: boolean }
-  | { kind: 'viewer'; url: string; autoRotate: boolean }
+  | ({ kind: 'model'; url: string; background: string | null; autoRotate: boolean } & Animation)
+  | ({ kind: 'viewer'; url: string; autoRotate: boolean } & Animation)
+
+/** A model's own animation: whether it plays, and which clip (null: the first). */
+export type Animation = { animate: boolean; clip: string | null }
 
 /** Where a slot is: `poster` until 3D is asked for, then `loading`, `live` once drawn. */
 export type SlotStatus = 'poster' | 'ask' | 'loading' | 'live' | 'error' | 'lost' | 'unsupported'

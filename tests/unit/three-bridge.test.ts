@@ -5,7 +5,13 @@ import type { SceneSlot } from '@/three/protocol'
 
 const slot = (id: string, top: number): SceneSlot => ({
   id,
-  spec: { kind: 'viewer', url: 'http://127.0.0.1/models/lamp.glb', autoRotate: false },
+  spec: {
+    kind: 'viewer',
+    url: 'http://127.0.0.1/models/lamp.glb',
+    autoRotate: false,
+    animate: true,
+    clip: null,
+  },
   reducedMotion: false,
   visible: true,
   rect: { left: 0, top, width: 400, height: 300 },

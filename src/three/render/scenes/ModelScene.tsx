@@ -5,8 +5,10 @@ import { useEffect, useMemo, useRef, useState } from 'react'
 import { useFrame, useLoader, useThree } from '@react-three/fiber'
 import { Box3, Sphere, Spherical, Vector3, type Group, type PerspectiveCamera } from 'three'
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js'
-import { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.js'
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js'
+import { clone as cloneSkinned } from 'three/examples/jsm/utils/SkeletonUtils.js'
+import { configureGltfLoader } from '../gltf-loader'
+import { useModelAnimation } from './model-animation'
 import {
   SceneCamera,
   SceneEnvironment,
@@ -68,13 +70,12 @@ function applyCommand(orbit: OrbitControls, camera: PerspectiveCamera, command: 
 
 function Model({ slot, spec }: { slot: SceneSlot; spec: Spec }) {
   const { report, store } = useHost()
-  // The meshopt decoder ships inside three (WASM inlined): nothing is fetched from a CDN.
+  const gl = useThree((s) => s.gl)
+  // Decoders from the site's own origin, fetched only for a model that needs them.
   const gltf = useLoader(
     GLTFLoader,
     spec.url,
-    (loader) => {
-      loader.setMeshoptDecoder(MeshoptDecoder)
-    },
+    (loader) => configureGltfLoader(loader, gl),
     (event) =>
       report({
         type: 'progress',
@@ -82,7 +83,9 @@ function Model({ slot, spec }: { slot: SceneSlot; spec: Spec }) {
         progress: event.total ? Math.min(1, event.loaded / event.total) : null,
       }),
   )
-  const model = useMemo(() => gltf.scene.clone(true), [gltf])
+  // A copy of its own for each slot (the loader caches one model per URL); skinned meshes keep
+  // their bones.
+  const model = useMemo(() => cloneSkinned(gltf.scene), [gltf])
   const { center, radius } = useMemo(() => {
     const sphere = new Box3().setFromObject(model).getBoundingSphere(new Sphere())
     return { center: sphere.center, radius: sphere.radius || 1 }
@@ -96,6 +99,12 @@ function Model({ slot, spec }: { slot: SceneSlot; spec: Spec }) {
   const turning = mayAnimate && spec.autoRotate && !touched
   const orbit = useOrbit(camera, spec.kind === 'viewer' && turning)
   useAnimationFrames(turning)
+  useModelAnimation(model, gltf.animations, {
+    clip: spec.clip,
+    play: spec.animate,
+    active: mayAnimate,
+    url: spec.url,
+  })
 
   // Frame the model: centre it, and back the camera off until its bounding sphere fits.
   useEffect(() => {

@@ -1,0 +1,53 @@
+import type { Content } from '@prismicio/client'
+import { describe, expect, it } from 'vitest'
+import { heroSlot, viewerSlot } from '../../src/three/fields'
+
+const model = {
+  link_type: 'Media',
+  kind: 'file',
+  name: 'chair.glb',
+  url: 'https://cdn.example/chair.glb',
+  size: '1',
+}
+
+function viewer(primary: Record<string, unknown>) {
+  return viewerSlot({
+    slice_type: 'model_viewer',
+    variation: 'default',
+    primary: { model, auto_rotate: false, ...primary },
+    items: [],
+  } as unknown as Content.ModelViewerSlice)
+}
+
+describe("a model's animation, as the slice asks for it", () => {
+  it('plays the first clip unless the slice names one', () => {
+    expect(viewer({ animation: null, play_animation: true }).spec).toMatchObject({
+      animate: true,
+      clip: null,
+    })
+    expect(viewer({ animation: '  Walk ', play_animation: true }).spec).toMatchObject({
+      animate: true,
+      clip: 'Walk',
+    })
+  })
+
+  it('stays still when the editor turned autoplay off', () => {
+    expect(viewer({ animation: 'Walk', play_animation: false }).spec).toMatchObject({
+      animate: false,
+    })
+  })
+
+  it('plays in a document written before the fields existed', () => {
+    expect(viewer({}).spec).toMatchObject({ animate: true, clip: null })
+  })
+
+  it("applies to the hero's model scene too", () => {
+    const hero = heroSlot({
+      slice_type: 'hero',
+      variation: 'model',
+      primary: { model, auto_rotate: true, animation: 'Sway', play_animation: true },
+      items: [],
+    } as unknown as Content.HeroSlice)
+    expect(hero.spec).toMatchObject({ kind: 'model', animate: true, clip: 'Sway' })
+  })
+})
