@@ -292,8 +292,25 @@ function connect(
         return
       case 'progress':
         return threeStore.update(message.id, { progress: message.progress })
-      case 'error':
+      case 'error': {
+        // One line that names the file and the reason, for the editor or developer who looks.
+        const spec = threeStore.get(message.id)?.spec
+        const what = spec && spec.kind !== 'procedural' ? `the model ${spec.url}` : 'a scene'
+        console.error(`3D: ${what} cannot be drawn: ${message.message}`)
         return threeStore.update(message.id, { status: 'error' })
+      }
+      case 'violation':
+        console.error(
+          `3D worker: Content Security Policy refused ${message.violation.blockedURI || 'inline'} (${message.violation.violatedDirective})`,
+        )
+        document.dispatchEvent(
+          new SecurityPolicyViolationEvent('securitypolicyviolation', {
+            ...message.violation,
+            documentURI: document.URL,
+            referrer: document.referrer,
+          }),
+        )
+        return
       case 'lost':
         return threeStore.setAll('lost')
       case 'restored':

@@ -71,6 +71,19 @@ export type RenderStats = {
   seq: number
 }
 
+/** A `securitypolicyviolation` event's fields, as the worker heard it. */
+export type Violation = {
+  violatedDirective: string
+  effectiveDirective: string
+  blockedURI: string
+  originalPolicy: string
+  sourceFile: string
+  lineNumber: number
+  columnNumber: number
+  disposition: 'enforce' | 'report'
+  statusCode: number
+}
+
 /** From the renderer to the page. */
 export type FromRenderer =
   /** The context exists and the first render is under way. */
@@ -83,7 +96,10 @@ export type FromRenderer =
    */
   | { type: 'live'; ids: string[]; seq: number }
   | { type: 'progress'; id: string; progress: number | null }
+  /** This slot's scene cannot be drawn (a model that fails to load or parse): the reason. */
   | { type: 'error'; id: string; message: string }
+  /** The worker broke the page's Content Security Policy: the page hears it as its own. */
+  | { type: 'violation'; violation: Violation }
   | { type: 'lost' }
   | { type: 'restored' }
   | ({ type: 'stats' } & RenderStats)

@@ -89,13 +89,17 @@ export function useAnimationFrames(active: boolean) {
 /** The low tier's frame spacing: about 20 frames per second at most. */
 const LOW_TIER_FRAME_MS = 50
 
+/** The errors a `Boundary` caught (see `reportCaughtOnce` in renderer.tsx). */
+export const caughtErrors = new WeakSet<object>()
+
 /** Catches a failure inside one scene (or of the whole renderer) and reports it. */
 export class Boundary extends Component<{
   onError: (error: unknown) => void
   children: ReactNode
 }> {
   state = { failed: false }
-  static getDerivedStateFromError() {
+  static getDerivedStateFromError(error: unknown) {
+    if (error !== null && typeof error === 'object') caughtErrors.add(error)
     return { failed: true }
   }
   componentDidCatch(error: unknown) {

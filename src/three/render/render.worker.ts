@@ -7,6 +7,26 @@ import type { FromRenderer, ToRenderer } from '../protocol'
 const post = (message: FromRenderer) => self.postMessage(message)
 let receive: ((message: ToRenderer) => void) | null = null
 
+// What the worker's own policy refuses (a fetch, a decoder's worker, WebAssembly) fires here, not
+// on the page: the page re-dispatches it on its document (CanvasHost.tsx), where the site's
+// listeners and the tests' recorders hear it as they hear the page's own.
+self.addEventListener('securitypolicyviolation', (event) =>
+  post({
+    type: 'violation',
+    violation: {
+      violatedDirective: event.violatedDirective,
+      effectiveDirective: event.effectiveDirective,
+      blockedURI: event.blockedURI,
+      originalPolicy: event.originalPolicy,
+      sourceFile: event.sourceFile,
+      lineNumber: event.lineNumber,
+      columnNumber: event.columnNumber,
+      disposition: event.disposition,
+      statusCode: event.statusCode,
+    },
+  }),
+)
+
 self.onmessage = (event: MessageEvent<ToRenderer>) => {
   const message = event.data
   if (receive) receive(message)

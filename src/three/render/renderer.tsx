@@ -30,7 +30,7 @@ import { WebGLRenderer } from 'three'
 import { ProceduralScene } from './scenes/ProceduralScene'
 import { ModelScene } from './scenes/ModelScene'
 import { roomEnvironment } from './environment'
-import { Boundary, HostContext, mayAnimate } from './host-context'
+import { Boundary, caughtErrors, HostContext, mayAnimate } from './host-context'
 import { createSceneStore, onCanvas, useSceneStore, type SceneStore } from './scene-store'
 import { dprCeiling, median, nextDpr, startDpr, tierFromProbe, type Tier } from './resolution'
 import { probeGpu } from './gpu-probe'
@@ -41,6 +41,24 @@ import type { DebugFlags, FromRenderer, SceneSlot, ToRenderer, Viewport } from '
 extend(THREE as unknown as Parameters<typeof extend>[0])
 
 type Report = (message: FromRenderer) => void
+
+/**
+ * R3F hands React every error a boundary caught to `reportError` (its root's `onCaughtError`),
+ * which dispatches it as an uncaught error: a model that cannot be drawn, which its scene's
+ * boundary has turned into the poster and the slice's message (and the page into one console
+ * line naming the file), was also an uncaught error of the page or the worker. Errors a
+ * `Boundary` caught are left out here; any other goes to `reportError` as before. Must run before
+ * R3F's `createRoot`, which reads `reportError` then.
+ */
+function reportCaughtOnce() {
+  const report = globalThis.reportError
+  if (typeof report !== 'function' || (report as { facet?: true }).facet) return
+  const filtered = (error: unknown) => {
+    if (error !== null && typeof error === 'object' && caughtErrors.has(error)) return
+    report.call(globalThis, error)
+  }
+  globalThis.reportError = Object.assign(filtered, { facet: true as const })
+}
 
 /** What `startRenderer` needs to begin: the `init` message without its canvas. */
 export type RendererInit = { viewport: Viewport; hidden: boolean; debug: DebugFlags }
@@ -136,10 +154,14 @@ function SlotView({
     <>
       <ViewFrame id={slot.id} store={store} ready={ready} drawn={drawn} />
       <Boundary
-        onError={(error) => {
-          console.error('3D scene failed:', error)
-          report({ type: 'error', id: slot.id, message: String(error) })
-        }}
+        // The page says it on its console, naming the model (one line, on either path).
+        onError={(error) =>
+          report({
+            type: 'error',
+            id: slot.id,
+            message: error instanceof Error ? error.message : String(error),
+          })
+        }
       >
         <Suspense fallback={null}>
           {spec.kind === 'procedural' ? (
@@ -229,7 +251,9 @@ function FrameBookkeeping({ shared, lost }: { shared: Shared; lost: boolean }) {
       .some(
         (s) =>
           mayAnimate(s, host) &&
-          (s.spec.kind === 'procedural' ? s.spec.motion !== 'still' : s.spec.autoRotate),
+          (s.spec.kind === 'procedural'
+            ? s.spec.motion !== 'still'
+            : s.spec.autoRotate || s.spec.animate),
       )
     // A demand loop idles when nothing moves: only frames of motion say how fast the GPU is.
     const now = performance.now()
@@ -317,6 +341,7 @@ export function startRenderer(
   report: Report,
 ): (message: ToRenderer) => void {
   const store = createSceneStore()
+  reportCaughtOnce()
   const root = createRoot(canvas)
   const display = { deviceDpr: init.viewport.dpr, ceiling: 1 }
   let state: { lost: boolean; generation: number; hidden: boolean } = {
