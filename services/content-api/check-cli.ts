@@ -1,10 +1,12 @@
 import { parseArgs } from 'node:util'
 import { checkFolder, defaultModelsDir, formatProblems } from './validate'
 import { checkSliceMocks } from './slice-mocks'
+import { checkModels } from './models-check'
 
 /**
  * `npm run content:check [-- --content DIR --models DIR]`: every document, published or in a
- * release, against its model, and each slice's Slice Machine mocks against theirs; exits 1 with the report, warnings included (the API serves what
+ * release, against its model, each slice's Slice Machine mocks against theirs, and every 3D
+ * model in the media folder as the renderer reads it (services/content-api/models-check.ts); exits 1 with the report, warnings included (the API serves what
  * only warns, as Prismic would; CI does not). Models come from DIR itself when it has
  * `customtypes/`, else from `.`.
  */
@@ -15,14 +17,19 @@ const { values } = parseArgs({
   },
 })
 
-const modelsDir = values.models ?? defaultModelsDir(values.content)
-const checked = checkFolder(values.content, modelsDir)
-const { store } = checked
-const problems = [...checked.problems, ...checkSliceMocks(modelsDir)]
-if (problems.length > 0) {
-  console.error(formatProblems(problems, store.dir))
-  process.exit(1)
+async function main() {
+  const modelsDir = values.models ?? defaultModelsDir(values.content)
+  const checked = checkFolder(values.content, modelsDir)
+  const { store } = checked
+  const models = await checkModels(values.content)
+  const problems = [...checked.problems, ...checkSliceMocks(modelsDir), ...models.problems]
+  if (problems.length > 0) {
+    console.error(formatProblems(problems, store.dir))
+    process.exit(1)
+  }
+  console.log(
+    `content:check: ${store.documents.length} documents and ${models.count} 3D models in ${store.dir} are valid (ref ${store.ref}).`,
+  )
 }
-console.log(
-  `content:check: ${store.documents.length} documents in ${store.dir} are valid (ref ${store.ref}).`,
-)
+
+void main()
