@@ -1,3 +1,5 @@
+import type { SiteProxy } from './proxy'
+
 /**
  * What the engine tests need from a browser, the same for each engine: Firefox through
  * puppeteer-core over WebDriver BiDi (firefox.ts), WebKit through selenium-webdriver over classic
@@ -13,6 +15,8 @@ export interface Engine {
   readonly bytes: Map<string, number>
   /** The status of each answer by URL (path and query) since the last `goto`. */
   readonly statuses: Map<string, number>
+  /** Files served in place of the site's, by path (proxy.ts). */
+  readonly replacements: SiteProxy['replacements']
   /**
    * Opens `path` on the site and waits for its `load` event. Starts the recorder and the byte
    * count afresh.

@@ -48,6 +48,7 @@ export async function launchFirefox(site: string, options: FirefoxOptions): Prom
     origin: proxy.origin,
     bytes: proxy.bytes,
     statuses: proxy.statuses,
+    replacements: proxy.replacements,
     async goto(path) {
       logged = []
       proxy.reset()

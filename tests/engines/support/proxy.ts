@@ -11,6 +11,8 @@ import type { AddressInfo } from 'node:net'
  *   documents (requests that accept `text/html`) are touched; they are asked for uncompressed.
  * - `bytes` and `statuses`: what went over the wire for each path, as the site sent it (its encoding kept), for
  *   every request a browser makes, a worker's included.
+ * - `replacements`: files served in place of the site's, by path (any query), never cached by
+ *   the browser: a model of the test corpus in place of a sample model, say.
  */
 export type SiteProxy = {
   origin: string
@@ -18,6 +20,8 @@ export type SiteProxy = {
   bytes: Map<string, number>
   /** The status of the last answer to each URL (path and query) since the last `reset`. */
   statuses: Map<string, number>
+  /** Bodies served in place of the site's answer, by path (`no-store`, so asked for each time). */
+  replacements: Map<string, { body: Uint8Array; type: string }>
   reset(): void
   close(): Promise<void>
 }
@@ -37,8 +41,23 @@ export async function startProxy(target: string, options: { inject?: string } = 
   const hash = script && `'sha256-${createHash('sha256').update(script).digest('base64')}'`
   const bytes = new Map<string, number>()
   const statuses = new Map<string, number>()
+  const replacements = new Map<string, { body: Uint8Array; type: string }>()
 
   const server: Server = createServer((req, res) => {
+    const replaced = replacements.get(String(req.url).split('?')[0]!)
+    if (replaced) {
+      statuses.set(String(req.url), 200)
+      const path = String(req.url).split('?')[0]!
+      bytes.set(path, (bytes.get(path) ?? 0) + replaced.body.byteLength)
+      res.writeHead(200, {
+        'content-type': replaced.type,
+        'content-length': String(replaced.body.byteLength),
+        'cache-control': 'no-store',
+      })
+      res.end(replaced.body)
+      req.resume()
+      return
+    }
     const document = script !== undefined && /text\/html/.test(String(req.headers.accept))
     // The Host header is kept: the site answers under any host, and its mail API takes the
     // origin the browser sees (the proxy's) as its own.
@@ -90,6 +109,7 @@ export async function startProxy(target: string, options: { inject?: string } = 
     origin: `http://127.0.0.1:${port}`,
     bytes,
     statuses,
+    replacements,
     reset: () => {
       bytes.clear()
       statuses.clear()

@@ -115,6 +115,7 @@ export async function launchWebKit(site: string, options: { display: string }): 
     origin: proxy.origin,
     bytes: proxy.bytes,
     statuses: proxy.statuses,
+    replacements: proxy.replacements,
     async goto(path) {
       proxy.reset()
       await driver.get(`${proxy.origin}${path}`)
