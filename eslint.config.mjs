@@ -41,9 +41,7 @@ export default defineConfig([
   },
   globalIgnores([
     '.next/**',
-    '.next-foreign/**',
-    '.next-pushed/**',
-    '.next-rtl/**',
+    '.next-*/**',
     'node_modules/**',
     '.data/**',
     'test-results/**',
