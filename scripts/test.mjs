@@ -59,6 +59,10 @@ function vitest(label, name, args) {
 // Units and conformance.
 vitest('units and conformance (vitest)', 'vitest', [])
 
+// `npm run build` then `npm start` into NEXT_DIST_DIR=.next-other on a copy of the repository:
+// one build, no second one, no tracked file changed (tests/build-once/).
+vitest('build once (vitest)', 'build-once', ['--config', 'vitest.build-once.config.ts'])
+
 // End to end, against the production build.
 const buildOk = run('build', process.execPath, ['scripts/build-if-needed.mjs'], {
   SITE_URL: `http://127.0.0.1:${process.env.E2E_PORT || 3217}`,
