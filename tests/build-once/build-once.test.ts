@@ -43,11 +43,16 @@ function copyInto(base: string, files: string[]): boolean {
 beforeAll(() => {
   // The working tree as it is (tracked files and new ones not ignored), committed in a fresh
   // repository so that `git status` shows whatever a command changes.
-  const files = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
-    encoding: 'utf8',
-  })
-    .stdout.split('\0')
-    .filter((file) => file && existsSync(file))
+  const listed = spawnSync(
+    'git',
+    ['ls-files', '-z', '--cached', '--others', '--exclude-standard'],
+    {
+      encoding: 'utf8',
+    },
+  )
+  if (listed.status !== 0)
+    throw new Error(`the repository must be a git checkout: ${listed.stderr}`)
+  const files = listed.stdout.split('\0').filter((file) => file && existsSync(file))
   // node_modules is copied as hard links (Turbopack refuses a symlinked node_modules), which
   // cannot cross file systems: beside the repository when the temporary folder is on another.
   if (!copyInto(mkdtempSync(path.join(tmpdir(), 'facet-build-once-')), files)) {
