@@ -20,11 +20,28 @@ export default defineConfig([
       ],
     },
   },
+  {
+    // What the site and the production server run lives in src/ and server/; scripts/ holds
+    // build, test and generate scripts, which may import the runtime but never the reverse.
+    files: ['src/**', 'server/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)scripts/',
+              message:
+                'src/ and server/ must not import from scripts/: move what runs at run time into server/ (or src/lib/) and import it from there.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   globalIgnores([
     '.next/**',
-    '.next-foreign/**',
-    '.next-pushed/**',
-    '.next-rtl/**',
+    '.next-*/**',
     'node_modules/**',
     '.data/**',
     'test-results/**',

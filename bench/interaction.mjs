@@ -29,7 +29,7 @@
 //                            display: `xvfb-run -a npm run bench:interaction -- --headed`). Headless
 //                            Chromium, with no window, now and then leaves the frame after a Tab
 //                            out of the page unpresented, so that key's Event Timing waits for the
-//                            next key's frame (README, "Input while the 3D draws")
+//                            next key's frame (docs/3d.md, "Input while the 3D draws")
 import { writeFileSync } from 'node:fs'
 import os from 'node:os'
 import { parseArgs } from 'node:util'

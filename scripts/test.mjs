@@ -1,46 +1,44 @@
-// `npm test`: format, lint, types, content check, units and conformance (Vitest), then the
-// production build, the bundle budgets (scripts/check-bundles.mjs), end-to-end tests
-// (Playwright, real Chromium), two nodes sharing one Redis (Vitest, tests/nodes/) and Varnish in
-// front of the site (Vitest, tests/cdn/). Every stage runs even when an earlier one fails, and
-// the last line sums them all: `tests: N passed, N failed`.
+// `npm test`: every stage of tests/suites/index.mjs, in its order: format, lint, types, content
+// check, units and conformance, build once, then the production build, the bundle budgets,
+// end-to-end tests (Playwright, real Chromium), Firefox and WebKit, two nodes sharing one Redis,
+// Varnish in front of the site, and the suites that build the site in folders of their own.
+// Every stage runs even when an earlier one fails (those that need the production build skip
+// when it failed), each is printed under its name in the map, and the last line sums them all:
+// `tests: N passed, N failed`.
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
+import { stages } from '../tests/suites/index.mjs'
 
 process.env.NEXT_TELEMETRY_DISABLED = '1'
 const results = path.join('.data', 'test-results')
 rmSync(results, { recursive: true, force: true })
 mkdirSync(results, { recursive: true })
 
-const bin = (name) => path.join('node_modules', '.bin', name)
+const bin = (name) => (name === 'node' ? process.execPath : path.join('node_modules', '.bin', name))
 const totals = { passed: 0, failed: 0 }
 const lines = []
 
-function run(label, command, args, env = {}) {
-  console.log(`\n── ${label} ──`)
+function run(stage, command, args, env = {}) {
+  console.log(`\n── ${stage.name}: ${stage.about} ──`)
   const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } })
   return result.status === 0
 }
 
 /** A stage that is one check: it passes or fails as a whole. */
-function check(label, command, args) {
-  const ok = run(label, command, args)
+function check(stage) {
+  const ok = run(stage, bin(stage.bin), stage.args)
   totals[ok ? 'passed' : 'failed'] += 1
-  lines.push(`${label}: ${ok ? 'passed' : 'FAILED'}`)
+  lines.push(`${stage.name}: ${ok ? 'passed' : 'FAILED'}`)
 }
 
-check('format', bin('prettier'), ['--check', '.'])
-check('lint', bin('eslint'), ['.', '--max-warnings=0'])
-check('types', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json'])
-check('content', bin('tsx'), ['services/content-api/check-cli.ts'])
-
-/** A Vitest run whose tests are counted one by one, from its JSON report. */
-function vitest(label, name, args) {
-  const json = path.join(results, `${name}.json`)
-  const ok = run(label, bin('vitest'), ['run', ...args], { VITEST_JSON: json })
+/** A Vitest suite whose tests are counted one by one, from its JSON report. */
+function vitest(stage) {
+  const json = path.join(results, `${stage.name}.json`)
+  const ok = run(stage, bin('vitest'), ['run', '--config', stage.config], { VITEST_JSON: json })
   if (!existsSync(json)) {
     totals.failed += 1
-    lines.push(`${name}: FAILED (no report)`)
+    lines.push(`${stage.name}: FAILED (no report)`)
     return
   }
   const report = JSON.parse(readFileSync(json, 'utf8'))
@@ -53,80 +51,53 @@ function vitest(label, name, args) {
     report.numFailedTests + brokenFiles + (ok || report.numFailedTests + brokenFiles > 0 ? 0 : 1)
   totals.passed += report.numPassedTests
   totals.failed += failed
-  lines.push(`${name}: ${report.numPassedTests} passed, ${failed} failed`)
+  lines.push(`${stage.name}: ${report.numPassedTests} passed, ${failed} failed`)
 }
 
-// Units and conformance.
-vitest('units and conformance (vitest)', 'vitest', [])
-
-// End to end, against the production build.
-const buildOk = run('build', process.execPath, ['scripts/build-if-needed.mjs'], {
-  SITE_URL: `http://127.0.0.1:${process.env.E2E_PORT || 3217}`,
-})
-if (!buildOk) {
-  totals.failed += 1
-  lines.push('build: FAILED (end-to-end tests not run)')
-} else {
-  // Byte sizes are stable, so the bundle budgets are a test (times are only benchmarked).
-  check('bundles', process.execPath, ['scripts/check-bundles.mjs'])
-  const playwrightJson = path.join(results, 'playwright.json')
-  const e2eOk = run('end to end (playwright)', bin('playwright'), ['test'], {
-    PLAYWRIGHT_JSON: playwrightJson,
-  })
-  if (existsSync(playwrightJson)) {
-    const { stats } = JSON.parse(readFileSync(playwrightJson, 'utf8'))
-    const failed = stats.unexpected + stats.flaky + (e2eOk || stats.unexpected ? 0 : 1)
-    totals.passed += stats.expected
-    totals.failed += failed
-    lines.push(
-      `playwright: ${stats.expected} passed, ${failed} failed${stats.skipped ? `, ${stats.skipped} skipped` : ''}`,
-    )
-  } else {
-    totals.failed += 1
-    lines.push('playwright: FAILED (no report)')
-  }
-}
-
-// Firefox and WebKit on that build (tests/engines/): Debian's firefox-esr and WebKitGTK.
-if (buildOk)
-  vitest('Firefox and WebKit (vitest)', 'engines', ['--config', 'vitest.engines.config.ts'])
-
-// Several nodes on that build sharing one Redis (tests/nodes/): the webhook on one purges all.
-if (buildOk)
-  vitest('several nodes (vitest)', 'several-nodes', ['--config', 'vitest.nodes.config.ts'])
-
-// Varnish in front of the production server on that build (tests/cdn/): publishes, replaced
-// images and bounded image renders through a CDN.
-if (buildOk) vitest('CDN (vitest, varnish)', 'cdn', ['--config', 'vitest.cdn.config.ts'])
-
-/** A Playwright suite with its own config, counted from its JSON report under `name`. */
-function playwrightSuite(label, name, config) {
-  const json = path.join(results, `playwright-${config}.json`)
-  const ok = run(label, bin('playwright'), ['test', '-c', `playwright.${config}.config.ts`], {
+/** A Playwright suite, counted from its JSON report. */
+function playwright(stage) {
+  const json = path.join(results, `${stage.name}.json`)
+  const ok = run(stage, bin('playwright'), ['test', '-c', stage.config], {
     PLAYWRIGHT_JSON: json,
   })
-  if (existsSync(json)) {
-    const { stats } = JSON.parse(readFileSync(json, 'utf8'))
-    const failed = stats.unexpected + stats.flaky + (ok || stats.unexpected ? 0 : 1)
-    totals.passed += stats.expected
-    totals.failed += failed
-    lines.push(`${name}: ${stats.expected} passed, ${failed} failed`)
-  } else {
+  if (!existsSync(json)) {
     totals.failed += 1
-    lines.push(`${name}: FAILED (no report)`)
+    lines.push(`${stage.name}: FAILED (no report)`)
+    return
   }
+  const { stats } = JSON.parse(readFileSync(json, 'utf8'))
+  const failed = stats.unexpected + stats.flaky + (ok || stats.unexpected ? 0 : 1)
+  totals.passed += stats.expected
+  totals.failed += failed
+  lines.push(
+    `${stage.name}: ${stats.expected} passed, ${failed} failed${stats.skipped ? `, ${stats.skipped} skipped` : ''}`,
+  )
 }
 
-// The site built against a content folder no test has seen, served by the standalone content API.
-playwrightSuite('foreign content (playwright)', 'foreign content', 'foreign')
-// The sample content with a right-to-left language added as an editor would (ar-ae, by
-// tests/fixtures/rtl-content.ts), built in its own dist dir by the same server script.
-playwrightSuite('right-to-left language (playwright)', 'right-to-left language', 'rtl')
-// The site built against a repository prismic:push filled from content/, compared page by page
-// with the main build.
-if (buildOk) playwrightSuite('pushed repository (playwright)', 'pushed repository', 'pushed')
-// Slice Machine (port 9999) on a copy of the models, framing the development server's simulator.
-playwrightSuite('slice machine (playwright)', 'slice machine', 'slicemachine')
+/** The production build the `afterBuild` stages run on; false when it failed. */
+function build(stage) {
+  const ok = run(stage, process.execPath, ['scripts/build-if-needed.mjs'], {
+    SITE_URL: `http://127.0.0.1:${process.env.E2E_PORT || 3217}`,
+  })
+  if (!ok) {
+    totals.failed += 1
+    lines.push(`${stage.name}: FAILED (the stages after it that need it did not run)`)
+  }
+  return ok
+}
+
+let buildOk = true
+for (const stage of stages) {
+  if (stage.afterBuild && !buildOk) continue
+  if (stage.kind === 'build') buildOk = build(stage)
+  else if (stage.kind === 'check') check(stage)
+  else if (stage.kind === 'vitest') vitest(stage)
+  else if (stage.kind === 'playwright') playwright(stage)
+  else {
+    totals.failed += 1
+    lines.push(`${stage.name}: FAILED (unknown kind in tests/suites/index.mjs)`)
+  }
+}
 
 console.log(`\n── summary ──\n${lines.join('\n')}`)
 console.log(`tests: ${totals.passed} passed, ${totals.failed} failed`)

@@ -8,7 +8,7 @@
 // PORT (default 3000) and LISTEN_HOST (default all interfaces) say where it listens;
 // CDN_PURGE_URL, where a publish purges the CDN in front (server/cdn.mjs).
 import { createServer } from 'node:http'
-import { createStaticHandler } from '../scripts/lib/static-assets.mjs'
+import { createStaticHandler } from './static-assets.mjs'
 import { createCdnPurge } from './cdn.mjs'
 import { createHealth } from './health.mjs'
 import { DEFAULT_DRAIN_MS, drainOnSignals } from './shutdown.mjs'

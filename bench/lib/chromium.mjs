@@ -1,6 +1,6 @@
 // What every browser benchmark shares: Debian's Chromium, started with the e2e tests' flags
 // (WebGL 2 through SwiftShader, nothing fetched behind the page's back), and Lighthouse's mobile
-// screen. playwright.config.ts keeps its own copy of the flags (a TypeScript config).
+// screen. tests/suites/e2e.playwright.ts keeps its own copy of the flags (a TypeScript config).
 
 /** The Chromium binary: `CHROME_PATH`, else Debian's. */
 export const CHROME_PATH = process.env.CHROME_PATH || '/usr/bin/chromium'

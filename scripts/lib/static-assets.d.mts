@@ -1,5 +1,3 @@
-import type { IncomingMessage, ServerResponse } from 'node:http'
-
 export const COMPILE_HINT: string
 /** The scripts that pages load before any interaction, relative to the build folder. */
 export function initialScriptFiles(distDir: string): string[]
@@ -12,9 +10,3 @@ export function finishBuild(distDir?: string): {
 }
 /** A line saying what finishBuild() did. */
 export function describeFinishedBuild(result: ReturnType<typeof finishBuild>): string
-/** Whether an Accept-Encoding header accepts Brotli. */
-export function acceptsBrotli(header: string | string[] | undefined): boolean
-/** Serves `/_next/static/…` from the Brotli copies; false when Next.js should answer. */
-export function createStaticHandler(
-  distDir?: string,
-): (req: IncomingMessage, res: ServerResponse) => boolean

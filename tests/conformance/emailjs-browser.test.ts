@@ -5,7 +5,7 @@ import { createRequire } from 'node:module'
 import { chromium, type Browser, type Page } from '@playwright/test'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { EMAILJS_TEXTS } from '@services/mail-api/errors'
-import { chromiumArgs, chromiumPath } from '../../playwright.config'
+import { chromiumArgs, chromiumPath } from '../suites/e2e.playwright'
 import { serveMailApi, type ServedMail } from './helpers'
 
 /**

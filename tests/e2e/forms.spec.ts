@@ -5,7 +5,7 @@ import { expect, test, type Page } from '@playwright/test'
 import PostalMime, { type Email } from 'postal-mime'
 import { inlineScriptHashes, withScriptHashes } from '../../server/script-hashes.mjs'
 
-/** The e2e server's outbox (playwright.config.ts sets OUTBOX_DIR). */
+/** The e2e server's outbox (tests/suites/e2e.playwright.ts sets OUTBOX_DIR). */
 const OUTBOX = '.data/e2e-outbox'
 const SEND = '**/local/emailjs/api/v1.0/email/send'
 const SEND_FORM = '**/local/emailjs/api/v1.0/email/send-form'

@@ -6,7 +6,7 @@ import path from 'node:path'
 import { expect, test } from '@playwright/test'
 
 // One build, reached under several host names with no rebuild: the e2e server's SITE_URL is
-// http://127.0.0.1:PORT (playwright.config.ts); the same server is opened as localhost, and
+// http://127.0.0.1:PORT (tests/suites/e2e.playwright.ts); the same server is opened as localhost, and
 // through a reverse proxy on another port that passes the public host on. Each way, every
 // script, style, image and call the page makes goes to the origin in the address bar (the
 // home page's images load), nothing is refused by the page's policy, and the contact form

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test'
 
 // How the production server (server/index.mjs) delivers a page: scripts after the first paint,
-// static assets from their Brotli copies with the compile hint (README, Performance).
+// static assets from their Brotli copies with the compile hint (docs/performance.md).
 
 test('a page arrives without chunk scripts, paints, then loads them and hydrates', async ({
   page,

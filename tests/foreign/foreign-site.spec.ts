@@ -32,7 +32,7 @@ test('a content folder no test has seen renders as a whole site', async ({ page 
   page.on('pageerror', (error) => errors.push(error.message))
   for (const doc of routable) {
     const path = url(doc)!
-    // The seed reproduces the folder: FOREIGN_SEED=<seed> npx playwright test -c playwright.foreign.config.ts
+    // The seed reproduces the folder: FOREIGN_SEED=<seed> npx playwright test -c tests/suites/foreign.playwright.ts
     const response = await page.goto(path)
     expect(response?.status(), path).toBe(200)
     const title = String(doc.data.title ?? '').trim()

@@ -2,9 +2,9 @@
 // main build, as a developer pointing a fork at their own content would: the folder is served by
 // the standalone content API and named in PRISMIC_REPOSITORY. Two folders, by FOREIGN_CONTENT:
 // - `random` (default): generated from the project's models with a fresh seed, a folder no test
-//   has seen (playwright.foreign.config.ts);
+//   has seen (tests/suites/foreign.playwright.ts);
 // - `rtl`: the sample content with a right-to-left language added by an editor, `ar-ae`
-//   (tests/fixtures/rtl-content.ts; playwright.rtl.config.ts).
+//   (tests/fixtures/rtl-content.ts; tests/suites/rtl.playwright.ts).
 // Run by those configs as their web server; writes the folder's manifest for the spec to check
 // every routable document against.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'

@@ -2,7 +2,7 @@
 // through the embedded content API, and a build against a repository that `prismic:push` filled:
 // an empty writable stand-in (docs/prismic-write-apis.md) that publishes its migration release
 // when the push's last write lands, named in PRISMIC_REPOSITORY as a fork's repository would be.
-// Run by playwright.pushed.config.ts as its web server.
+// Run by tests/suites/pushed.playwright.ts as its web server.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'

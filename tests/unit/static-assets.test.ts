@@ -4,13 +4,8 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { brotliDecompressSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  COMPILE_HINT,
-  acceptsBrotli,
-  createStaticHandler,
-  finishBuild,
-  initialScriptFiles,
-} from '../../scripts/lib/static-assets.mjs'
+import { COMPILE_HINT, finishBuild, initialScriptFiles } from '../../scripts/lib/static-assets.mjs'
+import { acceptsBrotli, createStaticHandler } from '../../server/static-assets.mjs'
 
 /** A build folder shaped like Next's: manifests, one prerendered page, static chunks. */
 function fakeBuild() {

@@ -1,4 +1,4 @@
-import { separateBuildConfig } from './playwright.separate-build'
+import { separateBuildConfig } from './separate-build'
 
 /**
  * The site built against a repository filled by `prismic:push` (tests/pushed/serve.ts), beside

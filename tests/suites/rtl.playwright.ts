@@ -1,4 +1,4 @@
-import { separateBuildConfig } from './playwright.separate-build'
+import { separateBuildConfig } from './separate-build'
 
 /**
  * The site built against the sample content with a right-to-left language added (`ar-ae`, by

@@ -1,5 +1,6 @@
+import path from 'node:path'
 import { defineConfig } from '@playwright/test'
-import base from './playwright.config'
+import base, { root } from './e2e.playwright'
 
 /**
  * Slice Machine (port 9999, the port the simulator's `frame-ancestors` allows) on a copy of the
@@ -18,11 +19,12 @@ const sliceMachine = 'http://localhost:9999'
 
 export default defineConfig({
   ...base,
-  testDir: 'tests/slicemachine',
+  testDir: path.join(root, 'tests/slicemachine'),
   use: { ...base.use, baseURL: sliceMachine },
   webServer: [
     {
       command: `node node_modules/next/dist/bin/next dev --port ${port} --hostname 127.0.0.1`,
+      cwd: root,
       // The simulator's route, compiled on this first request.
       url: `${site}/slice-simulator`,
       env: { NEXT_TELEMETRY_DISABLED: '1', OUTBOX_DIR: '.data/e2e-outbox' },
@@ -33,6 +35,7 @@ export default defineConfig({
     },
     {
       command: `node scripts/slices/slicemachine-copy.mjs --simulator ${site}/slice-simulator`,
+      cwd: root,
       url: `${sliceMachine}/`,
       reuseExistingServer: false,
       timeout: 60_000,

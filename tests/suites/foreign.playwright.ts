@@ -1,4 +1,4 @@
-import { separateBuildConfig } from './playwright.separate-build'
+import { separateBuildConfig } from './separate-build'
 
 /**
  * The site built against a content folder no test has seen (tests/foreign/serve.ts): a separate

@@ -1,5 +1,6 @@
+import path from 'node:path'
 import { defineConfig } from '@playwright/test'
-import base from './playwright.config'
+import base, { reporter, root } from './e2e.playwright'
 
 /**
  * A Playwright project for a site that runs on a build of its own beside the main one (foreign
@@ -7,9 +8,10 @@ import base from './playwright.config'
  * server `serve` starts (a script run with tsx), the main config's settings otherwise.
  */
 export function separateBuildConfig(options: {
+  /** The tests' folder, from the repository's root. */
   testDir: string
   port: number
-  /** The script that builds and serves the site. */
+  /** The script that builds and serves the site, from the repository's root. */
   serve: string
   env: Record<string, string>
   /** What must answer before the tests start (default: the site's robots.txt). */
@@ -20,13 +22,12 @@ export function separateBuildConfig(options: {
   const baseURL = `http://127.0.0.1:${options.port}`
   return defineConfig({
     ...base,
-    testDir: options.testDir,
-    reporter: process.env.PLAYWRIGHT_JSON
-      ? [['list'], ['json', { outputFile: process.env.PLAYWRIGHT_JSON }]]
-      : [['list']],
+    testDir: path.join(root, options.testDir),
+    reporter,
     use: { ...base.use, baseURL },
     webServer: {
       command: `node --import tsx ${options.serve}`,
+      cwd: root,
       url: options.readyURL ?? `${baseURL}/robots.txt`,
       env: options.env,
       reuseExistingServer: false,
