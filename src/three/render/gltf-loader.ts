@@ -13,7 +13,6 @@ import type { GLTFLoader, GLTFParser } from 'three/examples/jsm/loaders/GLTFLoad
 import { DRACOLoader } from 'three/examples/jsm/loaders/DRACOLoader.js'
 import { KTX2Loader } from 'three/examples/jsm/loaders/KTX2Loader.js'
 import { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.js'
-
 import { unsupportedRequired } from '../model-formats'
 import { DECODERS_PATH, KTX2_WORKER_FILE } from './decoders'
 
@@ -41,24 +40,24 @@ class SiteKTX2Loader extends KTX2Loader {
   }
 
   init(): Promise<void> {
-    const self = this as unknown as KTX2Internals
-    self.transcoderPending ??= fetch(new URL('basis_transcoder.wasm', this.base))
+    const loader = this as unknown as KTX2Internals
+    loader.transcoderPending ??= fetch(new URL('basis_transcoder.wasm', this.base))
       .then((response) => {
         if (!response.ok) throw new Error(`the KTX2 transcoder answered ${response.status}`)
         return response.arrayBuffer()
       })
       .then((binary) => {
-        self.transcoderBinary = binary
-        self.workerPool.setWorkerCreator(() => {
+        loader.transcoderBinary = binary
+        loader.workerPool.setWorkerCreator(() => {
           const worker = new Worker(new URL(KTX2_WORKER_FILE, this.base))
-          const transcoderBinary = self.transcoderBinary.slice(0)
-          worker.postMessage({ type: 'init', config: self.workerConfig, transcoderBinary }, [
+          const transcoderBinary = loader.transcoderBinary.slice(0)
+          worker.postMessage({ type: 'init', config: loader.workerConfig, transcoderBinary }, [
             transcoderBinary,
           ])
           return worker
         })
       })
-    return self.transcoderPending
+    return loader.transcoderPending
   }
 }
 

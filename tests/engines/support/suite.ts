@@ -14,7 +14,7 @@ export type ThreeOutcome =
   /** No WebGL: the poster stays, with the scene's description. */
   | { poster: true }
 
-/** Where the measured 3D bytes of each engine go (README, "Engines"). */
+/** Where the measured 3D bytes of each engine go (docs/engines.md). */
 export const BYTES_REPORT = path.join('.data', 'test-results', 'engines-3d-bytes.jsonl')
 
 const LANGS = languages()
