@@ -3,7 +3,7 @@
 // place of its lamp, on each running site named (say `before` and `after`: two builds served side
 // by side, measured in turn in one run), headless Chromium at a phone's viewport with the CPU
 // slowed 4×. For each: whether it goes live and textured (the checker's red and green in the
-// stage), the bytes fetched for it (the model, and the decoders from /3d-decoders/), the time from
+// stage), the bytes fetched for it (the model, and the decoders from /3d-decoders/ as sent), the time from
 // the visitor's scroll to the viewer (which starts the 3D) to the viewer live, and the longest
 // main-thread task in that time. Median of N runs (3). Writes bench/models-corpus.json.
 import { writeFileSync } from 'node:fs'
@@ -58,16 +58,23 @@ async function measure(browser: Browser, origin: string, body: Buffer): Promise<
     if (!url.pathname.startsWith('/3d-decoders/') && !url.pathname.includes('/_next/static/'))
       return
     if (!url.pathname.startsWith('/3d-decoders/') && !/draco|basis/.test(url.pathname)) return
-    const bytes = await response.body().then(
-      (b) => b.length,
-      () => 0,
-    )
+    // As they came over the wire (compressed where the server compressed them).
+    const bytes = await response
+      .request()
+      .sizes()
+      .then(
+        (sizes) => sizes.responseBodySize,
+        () => 0,
+      )
     decoders.set(url.pathname.split('/').pop()!, bytes)
   })
   await page.route(
     (url) => url.pathname.endsWith('/models/lamp.glb'),
     (route) => route.fulfill({ body, contentType: 'model/gltf-binary' }),
   )
+  // tsx (esbuild, keepNames) wraps named functions in the callbacks below with `__name`, which the
+  // page does not have.
+  await page.addInitScript('globalThis.__name = (fn) => fn')
   await page.addInitScript(() => {
     const w = window as unknown as { __tasks: { start: number; duration: number }[] }
     w.__tasks = []
