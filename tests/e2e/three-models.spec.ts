@@ -4,7 +4,7 @@
 // stays still under reduced motion), and nothing breaks the page's policy or throws, in the
 // page or in the render worker. A file that cannot be drawn shows the poster and the slice's
 // message, and the console names the file and the reason once.
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test, type Locator, type Page } from '@playwright/test'
 import {
   brokenModels,
   CORPUS,
@@ -51,6 +51,20 @@ async function record(page: Page) {
   return { problems, errors, decoders }
 }
 
+/**
+ * The checker's shares in `stage`, read again for up to 3 s until both show: once in CI, Firefox's
+ * read-back of the animated model showed no red (cause not traced). A texture that failed shows in
+ * no frame, so this still fails for it.
+ */
+async function textured(stage: Locator): Promise<{ red: number; green: number }> {
+  const until = Date.now() + 3_000
+  for (;;) {
+    const shares = textureShares((await pixels(stage)).data)
+    if ((shares.red > 0.01 && shares.green > 0.01) || Date.now() > until) return shares
+    await stage.page().waitForTimeout(250)
+  }
+}
+
 /** Serves `bytes` in place of the viewer's lamp. */
 async function swapLamp(page: Page, bytes: Uint8Array) {
   await page.route(LAMP, (route) =>
@@ -88,8 +102,7 @@ for (const path of RENDER_PATHS) {
         await swapLamp(page, readFileSync(model.file))
         await page.goto(url3d('/en-us/showcase', path))
         await waitLive(page, VIEWER)
-        const { data } = await pixels(slot(page, VIEWER).stage)
-        const shares = textureShares(data)
+        const shares = await textured(slot(page, VIEWER).stage)
         // Both colours of the checker show: the texture is drawn, not a flat grey.
         expect(shares.red, 'red texels').toBeGreaterThan(0.01)
         expect(shares.green, 'green texels').toBeGreaterThan(0.01)

@@ -60,6 +60,20 @@ async function stagePixels(engine: Engine): Promise<Buffer> {
   return sharp(png).removeAlpha().raw().toBuffer()
 }
 
+/**
+ * The checker's shares in the stage, read again for up to 3 s until both show: once in CI, Firefox's
+ * read-back of the animated model showed no red (cause not traced). A texture that failed shows in
+ * no frame, so this still fails for it.
+ */
+async function textured(engine: Engine): Promise<{ red: number; green: number }> {
+  const until = Date.now() + 3_000
+  for (;;) {
+    const shares = textureShares(await stagePixels(engine))
+    if ((shares.red > 0.01 && shares.green > 0.01) || Date.now() > until) return shares
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+}
+
 const ENGINES: [string, (site: string) => Promise<Engine>][] = [
   [
     'Firefox ESR, in a window with WebGL (worker path)',
@@ -92,7 +106,7 @@ for (const [label, launch] of ENGINES)
           expect(state).toBe('error')
         } else {
           expect(state).toBe('live')
-          const shares = textureShares(await stagePixels(engine))
+          const shares = await textured(engine)
           expect(shares.red, 'red texels').toBeGreaterThan(0.01)
           expect(shares.green, 'green texels').toBeGreaterThan(0.01)
           if (model.animated) {
