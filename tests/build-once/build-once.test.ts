@@ -11,11 +11,11 @@ import { freePort } from '../conformance/helpers'
  * docs/deploy.md advises) from a content folder outside the repository (CONTENT_DIR); the start
  * serves that build without building again, and neither command changes a tracked file.
  *
- * One build, in the folder where Next.js used to rewrite tsconfig.json. For `.next` (and other
- * folders), tests/unit/tsconfig-untouched.test.ts runs Next's own tsconfig writer; set
- * BUILD_ONCE_FOLDERS=.next,.next-other to build into each here too.
+ * Both ways, one build each: `.next` (the default folder) and `.next-other` (the folder where
+ * Next.js used to rewrite tsconfig.json). tests/unit/tsconfig-untouched.test.ts also runs Next's
+ * own tsconfig writer for other folders. BUILD_ONCE_FOLDERS=… names other folders to build into.
  */
-const FOLDERS = (process.env.BUILD_ONCE_FOLDERS || '.next-other').split(',').filter(Boolean)
+const FOLDERS = (process.env.BUILD_ONCE_FOLDERS || '.next,.next-other').split(',').filter(Boolean)
 const REPO = process.cwd()
 let work: string
 let copy: string

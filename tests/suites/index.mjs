@@ -41,7 +41,7 @@ export const stages = [
   {
     name: 'build-once',
     kind: 'vitest',
-    about: 'npm run build then npm start into .next-other, on a copy of the repository',
+    about: 'npm run build then npm start, into .next and .next-other, on a copy of the repository',
     config: 'tests/suites/build-once.vitest.ts',
   },
   { name: 'build', kind: 'build', about: 'the production build (.next) the next stages run on' },
