@@ -5,7 +5,8 @@
 // the canvas's OffscreenCanvas (render/render.worker.ts), so a visitor's scrolls and keys never
 // wait for scene building, model decoding or shader compiles. Where a worker cannot draw WebGL
 // (no OffscreenCanvas, or no WebGL context in a worker), the same renderer runs on the main
-// thread instead (render/renderer.tsx, imported on demand), its setup split into tasks.
+// thread instead (render/renderer.tsx, imported on demand), its setup split into tasks. Which
+// one is asked of a tiny probe worker, never of a context on this thread (./webgl-probe.ts).
 //
 // The bridge forwards what the scenes need: each slot's scene, visibility and rectangle (on
 // scroll, resize and layout changes), the viewport and pixel ratio, tab visibility, reduced
@@ -22,9 +23,9 @@ import type {
   ToRenderer,
   Viewport,
 } from './protocol'
+import { askWorker, firstPath, mainOrOff, type RenderPath } from './webgl-probe'
 
-/** Where the renderer runs: a worker, the main thread, or nowhere (no WebGL at all). */
-export type RenderPath = 'worker' | 'main' | 'off'
+export type { RenderPath }
 
 /** The debug hook tests and benchmarks read (`?debug3d`). */
 type DebugHook = RenderStats & {
@@ -46,55 +47,16 @@ export function debugFlags(search: string): DebugFlags {
   }
 }
 
-/** True when `canvas` gives a WebGL context; the probe's context is lost at once, before the
- * renderer makes the page's one context. */
-function givesWebGL(canvas: HTMLCanvasElement | OffscreenCanvas): boolean {
-  try {
-    const context = (canvas.getContext('webgl2') ??
-      canvas.getContext('webgl')) as WebGLRenderingContext | null
-    if (!context) return false
-    context.getExtension('WEBGL_lose_context')?.loseContext()
-    return true
-  } catch {
-    return false
-  }
-}
-
 /**
- * True when an OffscreenCanvas gives a WebGL context here. WebKit has OffscreenCanvas and
- * `transferControlToOffscreen` but no WebGL on them (null, in a worker as on the main thread):
- * there the worker would be fetched (about 280 KB) only to fail.
+ * Whether a worker can draw WebGL here, asked once per page of a tiny worker
+ * (./webgl-probe.ts says why not on this thread).
  */
-export function offscreenWebGL(): boolean {
-  return typeof OffscreenCanvas !== 'undefined' && givesWebGL(new OffscreenCanvas(1, 1))
-}
-
-/**
- * True when a canvas on the main thread gives a WebGL context. Headless Firefox without a GPU
- * has none: there the main-thread renderer (three.js and the scenes, about 225 KB) would be
- * fetched only to find that out.
- */
-export function mainWebGL(): boolean {
-  const probe = document.createElement('canvas')
-  probe.width = probe.height = 1
-  return givesWebGL(probe)
-}
-
-/** The main thread where it can draw WebGL; else nowhere (the posters stay), fetching nothing. */
-const mainOrOff = (): RenderPath => (mainWebGL() ? 'main' : 'off')
-
-/**
- * The worker path where the browser can hand a canvas to a worker that can draw on it, unless
- * forced off; else the main thread, without fetching the worker; else (no WebGL at all) none.
- */
-export function firstPath(flags: DebugFlags): RenderPath {
-  if (flags.main) return mainOrOff()
-  const canTransfer =
-    typeof Worker !== 'undefined' &&
-    typeof OffscreenCanvas !== 'undefined' &&
-    'transferControlToOffscreen' in HTMLCanvasElement.prototype
-  return canTransfer && offscreenWebGL() ? 'worker' : mainOrOff()
-}
+let workerAnswer: Promise<boolean> | null = null
+const workerCanDraw = () =>
+  (workerAnswer ??= askWorker(
+    () =>
+      new Worker(new URL('./render/webgl-probe.worker.ts', import.meta.url), { type: 'module' }),
+  ))
 
 const rectOf = (element: Element): Rect => {
   const { left, top, width, height } = element.getBoundingClientRect()
@@ -429,16 +391,26 @@ function connect(
 
 /**
  * The layer of the page's one canvas, and its bridge to the renderer. It tries the worker path
- * first; when the worker reports that it cannot draw, a fresh canvas gets the main-thread
+ * first, where the probe worker says a worker can draw; when the worker reports that it cannot draw, a fresh canvas gets the main-thread
  * renderer; when that cannot either (or no canvas gives WebGL at all), every slot keeps its
  * poster.
  */
 export default function CanvasHost() {
   const [flags] = useState(() => debugFlags(window.location.search))
-  const [path, setPath] = useState<RenderPath>(() => firstPath(flags))
+  // null while the probe worker is asked where the renderer can run.
+  const [path, setPath] = useState<RenderPath | null>(null)
   const layerRef = useRef<HTMLDivElement>(null)
 
   useEffect(() => {
+    let asking = true
+    void firstPath(flags.main, workerCanDraw).then((first) => asking && setPath(first))
+    return () => {
+      asking = false
+    }
+  }, [flags])
+
+  useEffect(() => {
+    if (path === null) return
     if (path === 'off') {
       // No renderer can draw here: every slot keeps its poster, with its description.
       const settle = () => {
@@ -456,7 +428,7 @@ export default function CanvasHost() {
     })
   }, [path, flags])
 
-  if (path === 'off') return null
+  if (path === null || path === 'off') return null
   return (
     <div
       ref={layerRef}

@@ -1,5 +1,12 @@
 import { describe, expect, it, vi } from 'vitest'
-import { debugFlags, firstPath, mainWebGL, offscreenWebGL } from '@/three/CanvasHost'
+import { debugFlags } from '@/three/CanvasHost'
+import {
+  askWorker,
+  firstPath,
+  mainWebGL,
+  offscreenWebGL,
+  PROBE_TIMEOUT_MS,
+} from '@/three/webgl-probe'
 import { createSceneStore } from '@/three/render/scene-store'
 import type { SceneSlot } from '@/three/protocol'
 
@@ -62,8 +69,9 @@ describe("the renderer's scene store", () => {
 
 describe('the first rendering path', () => {
   /**
-   * A browser whose OffscreenCanvas gives `context` for `webgl2` and `webgl`, and whose page
-   * canvas gives `mainContext` (WebGL 2 by default); the page canvas's requests go to `main`.
+   * A browser whose OffscreenCanvas gives `context` for `webgl2` and `webgl` (in the probe
+   * worker, which runs `offscreenWebGL` there), and whose page canvas gives `mainContext` (WebGL 2
+   * by default); the page canvas's requests go to `pageAsked`.
    */
   function browser(
     context: (kind: string) => unknown,
@@ -96,54 +104,62 @@ describe('the first rendering path', () => {
   }
   /** What the last `browser()`'s page canvas was asked for. */
   let pageAsked: string[] = []
-  const flags = { hook: false, motion: false, main: false }
+  /** The probe worker, as the page sees it: it answers what `offscreenWebGL` says in its scope. */
+  const probeWorker = async () => offscreenWebGL()
 
-  it('is the worker where an OffscreenCanvas gives WebGL, and the probe context is released', () => {
+  it('is the worker where a worker gives WebGL, and no context is made on the page', async () => {
     const loseContext = vi.fn()
     const asked = browser(() => ({ getExtension: () => ({ loseContext }) }))
-    expect(firstPath(flags)).toBe('worker')
+    const askedWorker = vi.fn(probeWorker)
+    expect(await firstPath(false, askedWorker)).toBe('worker')
+    expect(askedWorker).toHaveBeenCalledTimes(1)
+    // The probe's context (in the worker) is released; the page's canvas is never asked.
     expect(asked).toEqual(['webgl2'])
     expect(loseContext).toHaveBeenCalledTimes(1)
+    expect(pageAsked).toEqual([])
     vi.unstubAllGlobals()
   })
 
-  it('is the main thread where an OffscreenCanvas gives no WebGL (WebKit), after asking for both', () => {
+  it('is the main thread where a worker gives no WebGL (WebKit), after asking for both', async () => {
     const asked = browser(() => null)
-    expect(firstPath(flags)).toBe('main')
+    expect(await firstPath(false, probeWorker)).toBe('main')
     expect(asked).toEqual(['webgl2', 'webgl'])
-    expect(offscreenWebGL()).toBe(false)
+    expect(pageAsked).toEqual(['webgl2'])
     vi.unstubAllGlobals()
   })
 
-  it('takes WebGL 1 where WebGL 2 is missing', () => {
+  it('takes WebGL 1 where WebGL 2 is missing', async () => {
     browser((kind) => (kind === 'webgl' ? { getExtension: () => null } : null))
-    expect(firstPath(flags)).toBe('worker')
+    expect(await firstPath(false, probeWorker)).toBe('worker')
     vi.unstubAllGlobals()
   })
 
-  it('is the main thread where asking throws, where OffscreenCanvas is missing, or when forced', () => {
+  it('is the main thread where asking throws, where OffscreenCanvas is missing, or when forced', async () => {
     browser(() => {
       throw new Error('no')
     })
-    expect(firstPath(flags)).toBe('main')
+    expect(await firstPath(false, probeWorker)).toBe('main')
     const asked = browser(() => ({ getExtension: () => null }))
-    expect(firstPath({ ...flags, main: true })).toBe('main')
+    const askedWorker = vi.fn(probeWorker)
+    expect(await firstPath(true, askedWorker)).toBe('main')
     expect(asked).toEqual([])
+    expect(askedWorker).not.toHaveBeenCalled()
     vi.stubGlobal('OffscreenCanvas', undefined)
-    expect(firstPath(flags)).toBe('main')
+    expect(await firstPath(false, askedWorker)).toBe('main')
+    expect(askedWorker).not.toHaveBeenCalled()
     vi.unstubAllGlobals()
   })
 
-  it('is none where no canvas gives WebGL (headless Firefox): the renderer is never fetched', () => {
+  it('is none where no canvas gives WebGL (headless Firefox): the renderer is never fetched', async () => {
     const loseContext = vi.fn()
     const asked = browser(
       () => null,
       () => null,
     )
-    expect(firstPath(flags)).toBe('off')
+    expect(await firstPath(false, probeWorker)).toBe('off')
     expect(asked).toEqual(['webgl2', 'webgl'])
     expect(pageAsked).toEqual(['webgl2', 'webgl'])
-    expect(firstPath({ ...flags, main: true })).toBe('off')
+    expect(await firstPath(true, probeWorker)).toBe('off')
     // Where the page's canvas gives WebGL, its probe context is released at once.
     browser(
       () => null,
@@ -157,14 +173,62 @@ describe('the first rendering path', () => {
         throw new Error('no')
       },
     )
-    expect(firstPath(flags)).toBe('off')
+    expect(await firstPath(false, probeWorker)).toBe('off')
     vi.unstubAllGlobals()
   })
+})
 
-  it('asks nothing of the page canvas where the worker can draw', () => {
-    browser(() => ({ getExtension: () => null }))
-    expect(firstPath(flags)).toBe('worker')
-    expect(pageAsked).toEqual([])
-    vi.unstubAllGlobals()
+describe('asking the probe worker', () => {
+  /** A worker that runs `behave` once its handlers are set, and records its termination. */
+  function fakeWorker(behave: (worker: FakeWorker) => void) {
+    const made: FakeWorker[] = []
+    const create = () => {
+      const worker = new FakeWorker()
+      made.push(worker)
+      queueMicrotask(() => behave(worker))
+      return worker as unknown as Worker
+    }
+    return { create, made }
+  }
+  class FakeWorker {
+    onmessage: ((event: MessageEvent) => void) | null = null
+    onerror: ((event: ErrorEvent) => void) | null = null
+    terminated = false
+    terminate() {
+      this.terminated = true
+    }
+  }
+
+  it("takes the worker's answer, then ends it", async () => {
+    for (const answer of [true, false]) {
+      const { create, made } = fakeWorker((w) => w.onmessage?.({ data: answer } as MessageEvent))
+      expect(await askWorker(create)).toBe(answer)
+      expect(made[0]?.terminated).toBe(true)
+    }
+  })
+
+  it('takes an error, or a worker that cannot be made, as no', async () => {
+    const preventDefault = vi.fn()
+    const { create, made } = fakeWorker((w) =>
+      w.onerror?.({ preventDefault, message: 'failed to load' } as unknown as ErrorEvent),
+    )
+    expect(await askWorker(create)).toBe(false)
+    expect(preventDefault).toHaveBeenCalled()
+    expect(made[0]?.terminated).toBe(true)
+    expect(
+      await askWorker(() => {
+        throw new Error('refused by the policy')
+      }),
+    ).toBe(false)
+  })
+
+  it('takes silence as no, after the timeout', async () => {
+    vi.useFakeTimers()
+    const { create, made } = fakeWorker(() => {})
+    const answer = askWorker(create)
+    await vi.advanceTimersByTimeAsync(PROBE_TIMEOUT_MS)
+    expect(await answer).toBe(false)
+    expect(made[0]?.terminated).toBe(true)
+    vi.useRealTimers()
   })
 })
