@@ -22,7 +22,7 @@
 //                            after the scroll, named (./lib/trace-tasks.mjs)
 // Two baselines without 3D are measured in the same run, at each CPU rate:
 //   - the same page without 3D (input on a 3D page within 30 ms of the same conditions without
-//     3D): the same URL, scroll and keys, in a browser started with --disable-webgl, whose
+//     3D): the same URL, scroll and keys, in a browser without SwiftShader, whose
 //     canvases (on the page and in workers) give no WebGL context, so every slot keeps its
 //     poster, as a visitor without WebGL gets it. Each 3D row gets the difference of its slowest
 //     input to this one's ("vs same page");
@@ -422,8 +422,14 @@ function launch(mode, display, { webgl = true } = {}) {
     headless: mode === 'headless',
     executablePath: CHROME_PATH,
     // The same-page baseline: a browser whose canvases give no WebGL context, on the page as in
-    // its workers, so the page's probe chooses no renderer and every slot keeps its poster.
-    args: webgl ? CHROME_ARGS : [...CHROME_ARGS, '--disable-webgl'],
+    // its workers, so the page's probe chooses no renderer and every slot keeps its poster. With
+    // no GPU here, WebGL comes only from SwiftShader; `--disable-3d-apis` leaves it to workers.
+    args: webgl
+      ? CHROME_ARGS
+      : [
+          ...CHROME_ARGS.filter((arg) => arg !== '--enable-unsafe-swiftshader'),
+          '--disable-software-rasterizer',
+        ],
     ...(mode === 'window' ? { env: { ...process.env, DISPLAY: display } } : {}),
   })
 }
