@@ -73,7 +73,9 @@ const { values: args } = parseArgs({
   },
 })
 const ARRIVAL = args.arrival
-args.paths ??= ARRIVAL ? 'worker' : 'worker,main,main@1x'
+// The arrival protocol measures the pages as shipped: on this software renderer the scenes hold
+// still (low tier), as they do for a visitor without a GPU.
+args.paths ??= ARRIVAL ? 'worker:still' : 'worker,main,main@1x'
 args.pages ??= ARRIVAL ? 'home,showcase,project' : 'home,showcase,showcase viewer,project'
 args.out ??= ARRIVAL ? 'bench/interaction-arrival.json' : 'bench/interaction.json'
 args.modes ??= ARRIVAL ? 'headless,window' : args.headed ? 'window' : 'headless'
@@ -288,7 +290,9 @@ async function visit(browser, target, { path, cpu, motion }, tracePath = null, o
     // `motion`: the scenes move as they would on a phone's GPU (SwiftShader would hold them
     // still); `main` forces the main-thread renderer.
     const debug = [motion && 'motion', path === 'main' && 'main'].filter(Boolean).join(',')
-    await page.goto(`${origin}${target.path}?debug3d=${debug}`, { timeout: 120_000 })
+    // The arrival protocol loads the page as a visitor does: no debug hook unless a flag is set.
+    const query = ARRIVAL && !debug ? '' : `?debug3d=${debug}`
+    await page.goto(`${origin}${target.path}${query}`, { timeout: 120_000 })
     if (ARRIVAL) {
       await page.waitForLoadState('load')
       await page.waitForTimeout(ARRIVAL_WAIT_MS)
@@ -388,7 +392,7 @@ async function visit(browser, target, { path, cpu, motion }, tracePath = null, o
       slowestInput: inputs.reduce((a, e) => (e.duration > (a?.duration ?? 0) ? e : a), null),
       fps:
         framesAtEnd === null ? null : Number(((framesAtEnd - framesAtStart) / seconds).toFixed(1)),
-      renderer: await page.evaluate(() => window.__facet3d?.path ?? 'main'),
+      renderer: await page.evaluate(() => window.__facet3d?.path ?? null),
       states: state,
     }
   } finally {
