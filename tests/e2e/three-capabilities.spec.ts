@@ -2,18 +2,43 @@ import { expect, test, type Page, type Request } from '@playwright/test'
 import { canvasShare, expectRenderPath, slot, url3d, waitLive } from './three-helpers'
 
 // What the 3D decides from the device rather than from its name: whether a worker can draw (the
-// worker is fetched only where an OffscreenCanvas gives a WebGL context), and the quality tier
-// (a timed GPU probe, whatever the renderer calls itself).
+// renderer's worker is fetched only where a probe worker's OffscreenCanvas gives a WebGL context),
+// and the quality tier (a timed GPU probe, whatever the renderer calls itself).
 
 test.use({ viewport: { width: 1000, height: 900 } })
 
-/** WebKit's case: OffscreenCanvas exists, but gives no WebGL context (here, in the page). */
-const NO_OFFSCREEN_WEBGL = () => {
-  const original = OffscreenCanvas.prototype.getContext as (...args: unknown[]) => unknown
-  OffscreenCanvas.prototype.getContext = function (this: OffscreenCanvas, kind: string, ...rest) {
+/**
+ * WebKit's case: OffscreenCanvas exists, but gives no WebGL context, in the page as in workers.
+ * Runs wherever it is evaluated: the page (an init script) and workers (ahead of their scripts).
+ */
+const NO_OFFSCREEN_WEBGL = `(() => {
+  if (typeof OffscreenCanvas === 'undefined') return
+  const original = OffscreenCanvas.prototype.getContext
+  OffscreenCanvas.prototype.getContext = function (kind, ...rest) {
     if (/webgl/.test(kind)) return null
     return original.call(this, kind, ...rest)
-  } as typeof OffscreenCanvas.prototype.getContext
+  }
+})();
+`
+
+/**
+ * What a worker is, from the scripts it loads (Turbopack's worker bootstrap names them in its
+ * URL's `params`): the renderer's (three.js in them) or the WebGL probe (a few hundred bytes of
+ * its own beside Turbopack's runtime).
+ */
+async function workerKinds(page: Page, urls: string[]): Promise<string[]> {
+  return Promise.all(
+    urls.map(async (url) => {
+      const params = new URL(url).hash.match(/params=(.*)$/)?.[1]
+      const [chunks] = JSON.parse(decodeURIComponent(params ?? '[[]]')) as [string[]]
+      const texts = await Promise.all(
+        chunks.map(async (chunk) => (await page.request.get(chunk)).text()),
+      )
+      if (texts.some((text) => text.includes('WebGLRenderer'))) return 'renderer'
+      if (texts.some((text) => text.includes('WEBGL_lose_context'))) return 'probe'
+      return `unknown (${url})`
+    }),
+  )
 }
 
 /**
@@ -70,6 +95,11 @@ test('where an OffscreenCanvas gives no WebGL, the worker is never fetched and t
   page,
 }) => {
   await page.addInitScript(NO_OFFSCREEN_WEBGL)
+  // The probe worker's scripts are not the page's: the same words go ahead of each of them.
+  await page.route(/\.m?js(\?|$)/, async (route) => {
+    const response = await route.fetch()
+    await route.fulfill({ response, body: NO_OFFSCREEN_WEBGL + (await response.text()) })
+  })
   const workers: string[] = []
   page.on('worker', (worker) => workers.push(worker.url()))
   const warnings: string[] = []
@@ -84,8 +114,9 @@ test('where an OffscreenCanvas gives no WebGL, the worker is never fetched and t
   await expect(slot(page, 0).root).toHaveAttribute('data-3d-state', 'live', { timeout: 30_000 })
   await expectRenderPath(page, 'main')
   expect(await canvasShare(page, slot(page, 0).stage)).toBeGreaterThan(0.05)
-  expect(workers).toEqual([])
-  // Straight to the main thread: no worker tried and given up on.
+  // The probe worker was asked (nothing on the page's thread), and the renderer's worker never
+  // fetched: straight to the main thread, no worker tried and given up on.
+  expect(await workerKinds(page, workers)).toEqual(['probe'])
   expect(warnings.filter((w) => w.startsWith('3D:'))).toEqual([])
   report('3D bytes, main thread', `${kb(fetched)} KB`)
 })
@@ -99,7 +130,7 @@ test('where an OffscreenCanvas gives WebGL, the worker draws', async ({ page }) 
   await page.mouse.wheel(0, 1)
   await waitLive(page, 0)
   await expectRenderPath(page, 'worker')
-  expect(workers).toHaveLength(1)
+  expect(await workerKinds(page, workers)).toEqual(['probe', 'renderer'])
   report('3D bytes, worker', `${kb(fetched)} KB`)
 })
 
