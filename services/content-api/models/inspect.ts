@@ -62,11 +62,21 @@ export function documentStats(doc: Document, bytes: number): ModelStats {
  * read as glTF.
  */
 export async function inspectModel(bytes: Uint8Array): Promise<ModelStats> {
+  bytes = aligned(bytes)
   const io = await modelIO()
   const doc = isGlb(bytes)
     ? await io.readBinary(bytes)
     : await io.readJSON({ json: JSON.parse(new TextDecoder().decode(bytes)), resources: {} })
   return documentStats(doc, bytes.byteLength)
+}
+
+/**
+ * `bytes` where glTF-Transform can read them: its GLB reader views the header as 32-bit words,
+ * which needs an offset that is a multiple of 4 (a Buffer from a pool, or one that came through
+ * IPC, may have another).
+ */
+export function aligned(bytes: Uint8Array): Uint8Array {
+  return bytes.byteOffset % 4 === 0 ? bytes : new Uint8Array(bytes)
 }
 
 /** Whether `bytes` starts with the GLB magic, `glTF`. */

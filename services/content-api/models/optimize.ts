@@ -11,7 +11,7 @@ import {
 } from '@gltf-transform/functions'
 import { MeshoptEncoder, MeshoptSimplifier } from 'meshoptimizer'
 import sharp from 'sharp'
-import { documentStats, isGlb, type ModelStats } from './inspect'
+import { aligned, documentStats, isGlb, type ModelStats } from './inspect'
 import { modelIO } from './io'
 import { checkBytes, checkContents } from './limits'
 import { TIER_BUDGETS, type ModelParams } from './params'
@@ -79,6 +79,7 @@ export async function optimizeModel(
   params: ModelParams,
 ): Promise<{ glb: Uint8Array; stats: ModelStats; source: ModelStats }> {
   checkBytes(bytes.byteLength)
+  bytes = aligned(bytes)
   const io = await modelIO()
   const doc: Document = isGlb(bytes)
     ? await io.readBinary(bytes)

@@ -53,7 +53,8 @@ export function renderModel(bytes: Uint8Array, params: ModelParams): Promise<Ren
       else reject(new ModelRefused(answer.status, answer.message))
     })
     child.once('error', reject)
-    child.once('exit', (code, signal) => {
+    // 'close', not 'exit': the IPC channel is drained by then, so an answer is never missed.
+    child.once('close', (code, signal) => {
       clearTimeout(timer)
       if (!answered)
         reject(new Error(`the model render ended without an answer (${signal ?? `exit ${code}`})`))

@@ -7,16 +7,20 @@ import type { ModelParams } from './params'
 
 type Job = { bytes: Uint8Array; params: ModelParams }
 
+/** Answers, then lets the process end once the answer is out (a large GLB takes a moment). */
+function answer(message: object) {
+  process.send!(message, () => process.disconnect())
+}
+
 process.once('message', (job: Job) => {
-  optimizeModel(job.bytes, job.params)
-    .then(({ glb, stats, source }) => process.send!({ ok: true, glb, stats, source }))
-    .catch((error: Error) =>
-      process.send!({
+  optimizeModel(job.bytes, job.params).then(
+    ({ glb, stats, source }) => answer({ ok: true, glb, stats, source }),
+    (error: Error) =>
+      answer({
         ok: false,
         status: error instanceof ModelRefused ? error.status : 422,
         message:
           error instanceof ModelRefused ? error.message : `model does not read: ${error.message}`,
       }),
-    )
-    .finally(() => process.disconnect())
+  )
 })
