@@ -1,4 +1,5 @@
 import path from 'node:path'
+import { readFile } from 'node:fs/promises'
 import { Hono, type Context } from 'hono'
 import { FilterParseError, parseQuery, type Filter, type FilterValue } from './filters'
 import {
@@ -33,6 +34,7 @@ import { createWriteApp, MIGRATION_RELEASE, type WriteApiOptions, type WriteApp 
 import { createMediaHandler, type MediaCacheOptions } from './images/media'
 import { mediaHash, withVersion } from './images/version'
 import type { ModelVariants } from './models'
+import { modelLinks, warmVariants, type WarmReport } from './models/warm'
 
 /**
  * The embedded, Prismic-compatible Content API: a Web-standard `Request → Response` handler
@@ -108,6 +110,11 @@ export type ContentApi = {
   mediaStats: () => { made: number; bytes: number; entries: number }
   /** The media's model variants (./models/variants.ts): their stats, and warming. */
   modelVariants: ModelVariants
+  /**
+   * Makes both tiers' variants of every model the published documents link to (build, publish);
+   * resolves once done. Cached variants cost a file read each.
+   */
+  warmModels: () => Promise<WarmReport>
   /**
    * Reads the folder again before the next answer, as a publish on Prismic does (the site's
    * webhook calls it in local mode); the master ref moves if the content changed.
@@ -259,6 +266,21 @@ export function createContentApi(options: ContentApiOptions): ContentApi {
     content: current,
     mediaStats: media.stats,
     modelVariants: media.models,
+    warmModels: () => {
+      const store = current().master.store
+      const sources = modelLinks(store.documents.map((d) => d.doc))
+        .filter((url) => url.startsWith(`${MEDIA_TOKEN}/`))
+        .map((url) => {
+          const rel = url.slice(MEDIA_TOKEN.length + 1).split('?')[0]!
+          const file = path.join(store.dir, 'media', ...rel.split('/').map(decodeURIComponent))
+          return {
+            name: `media/${decodeURIComponent(rel)}`,
+            id: mediaHash(file) ?? file,
+            bytes: () => readFile(file),
+          }
+        })
+      return warmVariants(media.models, sources)
+    },
     reload: () => {
       dirty = true
     },
