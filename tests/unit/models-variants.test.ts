@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import {
   inspectModel,
@@ -13,6 +15,8 @@ import {
 } from '@services/content-api/models'
 import { gltfJson } from '@services/content-api/models-check'
 import { checkBytes, checkContents } from '@services/content-api/models/limits'
+import { overHighBudget, reportModels } from '@services/content-api/models/report'
+import { createModelVariants } from '@services/content-api/models/variants'
 import { SUPPORTED_EXTENSIONS } from '@/three/model-formats'
 import { modelCorpus, type CorpusModel } from '../fixtures/model-corpus'
 
@@ -140,5 +144,30 @@ describe('limits', () => {
     expect(pixels.message).toMatch(
       /16384 × 16384 px over the 8192 × 8192 limit \(MODEL_MAX_TEXTURE_PIXELS\)/,
     )
+  })
+})
+
+describe("the editors' report (content:check, prismic:push)", () => {
+  it('gives bytes, triangles and texture sizes as uploaded and per tier', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'facet-report-'))
+    try {
+      const model = corpus.find((m) => m.name === 'textured-jpeg')!
+      const [report] = await reportModels(
+        [{ file: model.file, name: 'models/textured.glb' }],
+        createModelVariants({ cache: { dir, maxBytes: 2 ** 30 } }),
+      )
+      expect(report!.line).toMatch(
+        /^models\/textured\.glb: \d+ KB, 11,728 triangles, textures 1024×1024 jpeg; low tier .*webp; high tier /,
+      )
+      expect(report!.warning).toBeUndefined()
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 60_000)
+
+  it('warns when even the high tier is over its budget, naming what is over', () => {
+    const stats = { ...heavy.high.stats, bytes: 13 * MB }
+    expect(overHighBudget(stats)).toMatch(/13\.0 MB over 12\.0 MB/)
+    expect(overHighBudget(heavy.high.stats)).toBeNull()
   })
 })

@@ -28,7 +28,10 @@ export type ModelLane = {
 }
 
 /** A lane with these bounds. */
-export function createModelLane({ concurrency, waiting } = MODEL_LANE): ModelLane {
+export function createModelLane({
+  concurrency,
+  waiting,
+}: { concurrency: number; waiting: number } = MODEL_LANE): ModelLane {
   const limit = pLimit(concurrency)
   return {
     run: (job) =>
