@@ -33,7 +33,7 @@ import { filterSchema, formatProblems, loadChecked, loadModels, uniqueProblems }
 import { createWriteApp, MIGRATION_RELEASE, type WriteApiOptions, type WriteApp } from './write'
 import { createMediaHandler, type MediaCacheOptions } from './images/media'
 import { mediaHash, withVersion } from './images/version'
-import type { ModelVariants } from './models'
+import type { ModelVariants } from './models/variants'
 import { modelLinks, warmVariants, type WarmReport } from './models/warm'
 
 /**

@@ -2,14 +2,14 @@ import { createHash } from 'node:crypto'
 import { readFile, stat } from 'node:fs/promises'
 import path from 'node:path'
 import pLimit from 'p-limit'
+// The variants' service only: the pipeline itself (glTF-Transform) runs in its child process.
+import { ModelParamError, parseModelParams } from '../models/params'
 import {
   createModelVariants,
   modelErrorResponse,
-  ModelParamError,
-  parseModelParams,
   type ModelVariants,
-} from '../models'
-import type { ModelVariantsOptions } from '../models/variants'
+  type ModelVariantsOptions,
+} from '../models/variants'
 import { createVariantCache, type VariantCache, type VariantCacheOptions } from './cache'
 import { parseImageParams, type ImageParams } from './params'
 import { isIdentity, planImage, type ImagePlan, type SourceInfo } from './plan'

@@ -1,5 +1,6 @@
 import { ImageUtils, Primitive, type Document } from '@gltf-transform/core'
 import { modelIO } from './io'
+import { isGlb } from './sniff'
 
 /** What a model costs a visitor: bytes on the wire, triangles to draw, textures to hold. */
 export type ModelStats = {
@@ -79,7 +80,4 @@ export function aligned(bytes: Uint8Array): Uint8Array {
   return bytes.byteOffset % 4 === 0 ? bytes : new Uint8Array(bytes)
 }
 
-/** Whether `bytes` starts with the GLB magic, `glTF`. */
-export function isGlb(bytes: Uint8Array): boolean {
-  return bytes[0] === 0x67 && bytes[1] === 0x6c && bytes[2] === 0x54 && bytes[3] === 0x46
-}
+export { isGlb }

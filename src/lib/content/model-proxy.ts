@@ -1,18 +1,18 @@
 import { createHash } from 'node:crypto'
 import { getConfig } from '@/lib/config'
 import { isAssetUrl, PRISMIC_ASSET_HOSTS } from '@/lib/content/asset-hosts'
+// The variants' service only: the pipeline itself (glTF-Transform) runs in its child process.
+import { MODEL_MAX_BYTES, ModelRefused } from '@services/content-api/models/limits'
+import { parseModelParams } from '@services/content-api/models/params'
+import { notGltf } from '@services/content-api/models/sniff'
 import {
   createModelVariants,
-  MODEL_MAX_BYTES,
   modelErrorResponse,
-  ModelRefused,
-  parseModelParams,
   type ModelSource,
   type ModelVariants,
-} from '@services/content-api/models'
-import type { ModelVariantsOptions } from '@services/content-api/models/variants'
+  type ModelVariantsOptions,
+} from '@services/content-api/models/variants'
 import { warmVariants } from '@services/content-api/models/warm'
-import { gltfJson } from '@services/content-api/models-check'
 
 /**
  * `/3d-models?src=<a Prismic asset URL>[&tier=low|high]`: models on Prismic's asset CDN served
@@ -74,11 +74,8 @@ export async function fetchModel(src: URL, extra: readonly string[]): Promise<Ui
       throw refuse(502, `the model's host answered ${response.status} for ${url.href}`)
     }
     const bytes = await readCapped(response)
-    try {
-      gltfJson(bytes)
-    } catch (error) {
-      throw refuse(422, `not a glTF model: ${(error as Error).message}`)
-    }
+    const problem = notGltf(bytes)
+    if (problem) throw refuse(422, `not a glTF model: ${problem}`)
     return bytes
   }
 }
