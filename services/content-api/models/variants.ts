@@ -27,6 +27,9 @@ export const DEFAULT_MODEL_CACHE: VariantCacheOptions = {
   maxBytes: 1024 * 1024 * 1024,
 }
 
+/** How many refusals are remembered (a few bytes each). */
+const MAX_REFUSED = 1000
+
 /** A model to make variants of. */
 export type ModelSource = {
   /** Names the source's bytes: their content hash, or an URL that names one upload. */
@@ -75,12 +78,25 @@ export function createModelVariants({
 }: ModelVariantsOptions = {}): ModelVariants {
   let cache: VariantCache | undefined
   const variants = () => (cache ??= createVariantCache(cacheOptions))
+  // A model refused once (over a limit, not glTF) is refused again without a render, until the
+  // process ends: its key names its bytes, which will not change.
+  const refused = new Map<string, ModelRefused>()
 
-  const produce = async (params: ModelParams, source: ModelSource) => {
-    const bytes = await source.bytes()
-    checkBytes(bytes.byteLength)
-    const { glb } = await render(bytes, params)
-    return Buffer.from(glb.buffer, glb.byteOffset, glb.byteLength)
+  const produce = async (key: string, params: ModelParams, source: ModelSource) => {
+    const known = refused.get(key)
+    if (known) throw known
+    try {
+      const bytes = await source.bytes()
+      checkBytes(bytes.byteLength)
+      const { glb } = await render(bytes, params)
+      return Buffer.from(glb.buffer, glb.byteOffset, glb.byteLength)
+    } catch (error) {
+      if (error instanceof ModelRefused && error.status !== 502) {
+        if (refused.size >= MAX_REFUSED) refused.clear()
+        refused.set(key, error)
+      }
+      throw error
+    }
   }
 
   const serve: ModelVariants['serve'] = async (request, params, source, caching) => {
@@ -90,7 +106,7 @@ export function createModelVariants({
     if (matches(request, etag)) return new Response(null, { status: 304, headers })
     let body: Buffer
     try {
-      body = await variants().get(`${key}.glb`, () => lane.run(() => produce(params, source)))
+      body = await variants().get(`${key}.glb`, () => lane.run(() => produce(key, params, source)))
     } catch (error) {
       return modelErrorResponse(error)
     }
@@ -102,10 +118,10 @@ export function createModelVariants({
 
   return {
     serve,
-    make: (params, source) =>
-      variants().get(`${variantKey(params, source)}.glb`, () =>
-        lane.queue(() => produce(params, source)),
-      ),
+    make: (params, source) => {
+      const key = variantKey(params, source)
+      return variants().get(`${key}.glb`, () => lane.queue(() => produce(key, params, source)))
+    },
     stats: () => cache?.stats() ?? { made: 0, bytes: 0, entries: 0 },
     cache: variants,
   }
