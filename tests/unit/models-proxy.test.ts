@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ConfigError, loadConfig } from '@/lib/config'
 import { hostedModelUrl, isAssetUrl } from '@/lib/content/asset-hosts'
 import { createModelProxy } from '@/lib/content/model-proxy'
 import { inspectModel } from '@services/content-api/models'
@@ -128,5 +129,18 @@ describe('model URLs in hosted mode', () => {
     expect(isAssetUrl(new URL('https://my-studio.cdn.prismic.io:8443/a.glb'))).toBe(false)
     expect(isAssetUrl(new URL('https://user:pw@images.prismic.io/a.glb'))).toBe(false)
     expect(isAssetUrl(new URL('https://images.prismic.io/repo/a.glb'))).toBe(true)
+  })
+})
+
+describe('PRISMIC_ASSET_HOSTS', () => {
+  it('adds hosts, each with an optional port, and names a malformed one', () => {
+    expect(loadConfig({}).prismicAssetHosts).toEqual([])
+    expect(
+      loadConfig({ PRISMIC_ASSET_HOSTS: '127.0.0.1:4010, Assets.Example.com' }).prismicAssetHosts,
+    ).toEqual(['127.0.0.1:4010', 'assets.example.com'])
+    expect(() => loadConfig({ PRISMIC_ASSET_HOSTS: 'http://evil.example/' })).toThrow(ConfigError)
+    expect(() => loadConfig({ PRISMIC_ASSET_HOSTS: 'http://evil.example/' })).toThrow(
+      /PRISMIC_ASSET_HOSTS/,
+    )
   })
 })

@@ -31,8 +31,13 @@ const heavy: Record<'low' | 'high', { glb: Uint8Array; stats: ModelStats }> = {}
 beforeAll(async () => {
   corpus = await modelCorpus()
   const bytes = readFileSync(corpus.find((m) => m.name === 'heavy')!.file)
-  for (const tier of ['low', 'high'] as const)
+  for (const tier of ['low', 'high'] as const) {
+    const started = performance.now()
     heavy[tier] = await optimizeModel(bytes, tierParams(tier))
+    console.info(
+      `heavy scan, ${tier} tier, in-process: ${Math.round(performance.now() - started)} ms, load ${os.loadavg()[0]!.toFixed(2)}`,
+    )
+  }
 }, 120_000)
 
 /** The extensions a GLB uses and requires, each one the renderer draws. */
