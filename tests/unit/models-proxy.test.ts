@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ConfigError, loadConfig } from '@/lib/config'
 import { hostedModelUrl, isAssetUrl } from '@/lib/content/asset-hosts'
 import { createModelProxy } from '@/lib/content/model-proxy'
+import { GET } from '@/app/3d-models/route'
 import { inspectModel } from '@services/content-api/models'
 import { serveContentApi, type Served } from '../conformance/helpers'
 import { serveFetch } from './support/serve-fetch'
@@ -105,6 +106,18 @@ describe('/3d-models', () => {
     const response = await ask(`${upstream.origin}/media/models/missing.glb`, '&tier=low')
     expect(response.status).toBe(502)
     expect(await response.text()).toMatch(/answered 404/)
+  })
+})
+
+describe('the route module', () => {
+  it("answers with the site's proxy: another host is refused before any fetch", async () => {
+    const response = await GET(
+      new Request(
+        `http://site.test/3d-models?src=${encodeURIComponent('https://example.com/a.glb')}&tier=low`,
+      ),
+    )
+    expect(response.status).toBe(403)
+    expect(await response.text()).toMatch(/example\.com, which is not a Prismic asset host/)
   })
 })
 
