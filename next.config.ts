@@ -49,7 +49,13 @@ const nextConfig: NextConfig = {
     ]
   },
   outputFileTracingIncludes: {
-    '/**': ['./content/**/*', './customtypes/**/*', './src/slices/*/model.json'],
+    // The model variants' child process runs this folder's worker from the working directory.
+    '/**': [
+      './content/**/*',
+      './customtypes/**/*',
+      './src/slices/*/model.json',
+      './services/content-api/models/*.ts',
+    ],
   },
 }
 

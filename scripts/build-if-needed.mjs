@@ -147,6 +147,11 @@ export function build(env = process.env) {
       process.exit(result.status ?? 1)
     }
     console.log(describeFinishedBuild(finishBuild(distDir)))
+    // The published models' variants, both tiers, into the model cache (docs/3d-models.md).
+    spawnSync(process.execPath, ['--import', 'tsx', 'scripts/models/warm.ts'], {
+      stdio: 'inherit',
+      env,
+    })
     writeFileSync(stampPath(distDir), JSON.stringify({ settings, builtAt: startedAt }))
   })
 }

@@ -64,11 +64,12 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
 
 /**
  * Every path but the framework's and the site's own endpoints: build assets, the API routes,
- * the embedded services, the slice simulator, the sitemap, robots.txt, the icon and the probes.
+ * the embedded services, the 3D decoders, the models (`/3d-models`), the slice simulator, the
+ * sitemap, robots.txt, the icon and the probes.
  * `/` (a redirect to a language) is left out by requiring one character after the slash.
  */
 export const config = {
   matcher: [
-    '/((?!_next/|api/|local/|3d-decoders/|slice-simulator|sitemap\\.xml|sitemaps/|robots\\.txt|icon\\.svg|healthz|readyz).+)',
+    '/((?!_next/|api/|local/|3d-decoders/|3d-models|slice-simulator|sitemap\\.xml|sitemaps/|robots\\.txt|icon\\.svg|healthz|readyz).+)',
   ],
 }

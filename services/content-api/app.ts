@@ -1,4 +1,5 @@
 import path from 'node:path'
+import { readFile } from 'node:fs/promises'
 import { Hono, type Context } from 'hono'
 import { FilterParseError, parseQuery, type Filter, type FilterValue } from './filters'
 import {
@@ -32,6 +33,8 @@ import { filterSchema, formatProblems, loadChecked, loadModels, uniqueProblems }
 import { createWriteApp, MIGRATION_RELEASE, type WriteApiOptions, type WriteApp } from './write'
 import { createMediaHandler, type MediaCacheOptions } from './images/media'
 import { mediaHash, withVersion } from './images/version'
+import type { ModelVariants } from './models/variants'
+import { modelLinks, warmVariants, type WarmReport } from './models/warm'
 
 /**
  * The embedded, Prismic-compatible Content API: a Web-standard `Request → Response` handler
@@ -66,6 +69,8 @@ export type ContentApiOptions = {
   mediaCache?: MediaCacheOptions
   /** The widths the site's `srcset`s ask for, rendered ahead of others (./images/media.ts). */
   priorityWidths?: readonly number[]
+  /** Where model variants are kept on disk (default `.data/model-cache`, 1 GB). */
+  modelCache?: MediaCacheOptions
 }
 
 /** Thrown when the content folder is invalid; its message is the full report. */
@@ -103,6 +108,13 @@ export type ContentApi = {
   content: () => LoadedContent
   /** Image variants made so far and the bytes the disk cache holds. */
   mediaStats: () => { made: number; bytes: number; entries: number }
+  /** The media's model variants (./models/variants.ts): their stats, and warming. */
+  modelVariants: ModelVariants
+  /**
+   * Makes both tiers' variants of every model the published documents link to (build, publish);
+   * resolves once done. Cached variants cost a file read each.
+   */
+  warmModels: () => Promise<WarmReport>
   /**
    * Reads the folder again before the next answer, as a publish on Prismic does (the site's
    * webhook calls it in local mode); the master ref moves if the content changed.
@@ -223,7 +235,10 @@ export function createContentApi(options: ContentApiOptions): ContentApi {
   })
 
   // Media as Prismic's image CDN serves it: imgix parameters applied (./images/media.ts).
-  const media = createMediaHandler(options.mediaCache, { priorityWidths: options.priorityWidths })
+  const media = createMediaHandler(options.mediaCache, {
+    priorityWidths: options.priorityWidths,
+    models: { cache: options.modelCache },
+  })
   app.get(`${base}/media/*`, (c) => {
     const rel = decodeURIComponent(new URL(c.req.url).pathname.slice(`${base}/media/`.length))
     if (rel.split('/').includes('..')) return c.body(null, 404)
@@ -250,6 +265,22 @@ export function createContentApi(options: ContentApiOptions): ContentApi {
     store: () => current().master.store,
     content: current,
     mediaStats: media.stats,
+    modelVariants: media.models,
+    warmModels: () => {
+      const store = current().master.store
+      const sources = modelLinks(store.documents.map((d) => d.doc))
+        .filter((url) => url.startsWith(`${MEDIA_TOKEN}/`))
+        .map((url) => {
+          const rel = url.slice(MEDIA_TOKEN.length + 1).split('?')[0]!
+          const file = path.join(store.dir, 'media', ...rel.split('/').map(decodeURIComponent))
+          return {
+            name: `media/${decodeURIComponent(rel)}`,
+            id: mediaHash(file) ?? file,
+            bytes: () => readFile(file),
+          }
+        })
+      return warmVariants(media.models, sources)
+    },
     reload: () => {
       dirty = true
     },

@@ -1,14 +1,20 @@
 import { parseArgs } from 'node:util'
 import { checkFolder, defaultModelsDir, formatProblems } from './validate'
 import { checkSliceMocks } from './slice-mocks'
-import { checkModels } from './models-check'
+import path from 'node:path'
+import { checkModels, modelFiles } from './models-check'
+import { reportModels } from './models/report'
 
 /**
  * `npm run content:check [-- --content DIR --models DIR]`: every document, published or in a
  * release, against its model, each slice's Slice Machine mocks against theirs, and every 3D
- * model in the media folder as the renderer reads it (services/content-api/models-check.ts); exits 1 with the report, warnings included (the API serves what
- * only warns, as Prismic would; CI does not). Models come from DIR itself when it has
- * `customtypes/`, else from `.`.
+ * model in the media folder as the renderer reads it (services/content-api/models-check.ts);
+ * exits 1 with the report, warnings included (the API serves what only warns, as Prismic would;
+ * CI does not). Models come from DIR itself when it has `customtypes/`, else from `.`.
+ *
+ * Then each 3D model's bytes, triangles and texture sizes, as uploaded and per tier, with a
+ * warning naming the file when even its high-tier variant is over the high tier's budget
+ * (services/content-api/models/report.ts). A warning, not a failure: the site serves the model.
  */
 const { values } = parseArgs({
   options: {
@@ -27,6 +33,12 @@ async function main() {
     console.error(formatProblems(problems, store.dir))
     process.exit(1)
   }
+  const media = path.join(values.content, 'media')
+  const reports = await reportModels(
+    modelFiles(media).map((file) => ({ file, name: path.relative(media, file) })),
+  )
+  for (const report of reports) console.log(`  ${report.line}`)
+  for (const report of reports) if (report.warning) console.warn(`warning: ${report.warning}`)
   console.log(
     `content:check: ${store.documents.length} documents and ${models.count} 3D models in ${store.dir} are valid (ref ${store.ref}).`,
   )

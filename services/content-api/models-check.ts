@@ -13,7 +13,8 @@ import type { ContentProblem } from './store'
 
 const MODEL = /\.(glb|gltf)$/i
 
-function modelFiles(dir: string): string[] {
+/** Every glTF model under `dir`, recursively, sorted. */
+export function modelFiles(dir: string): string[] {
   let out: string[] = []
   let entries
   try {

@@ -8,6 +8,9 @@ import { z } from 'zod'
 
 const REPOSITORY_NAME = /^[a-zA-Z0-9][-a-zA-Z0-9]*$/
 
+/** A host name (or `*.` and a domain), with an optional port. */
+const ASSET_HOST = /^(\*\.)?[a-z0-9]([-a-z0-9.]*[a-z0-9])?(:\d{1,5})?$/
+
 const EMAILJS_REQUIRED = [
   'NEXT_PUBLIC_EMAILJS_PUBLIC_KEY',
   'NEXT_PUBLIC_EMAILJS_SERVICE_ID',
@@ -114,6 +117,22 @@ const envSchema = z.object({
       })
       .optional(),
   ),
+  // Extra hosts `/3d-models` may fetch models from, beside Prismic's (src/lib/content/asset-hosts.ts).
+  PRISMIC_ASSET_HOSTS: optionalString.transform((value, ctx) => {
+    const hosts = (value ?? '')
+      .split(',')
+      .map((host) => host.trim().toLowerCase())
+      .filter(Boolean)
+    const bad = hosts.filter((host) => !ASSET_HOST.test(host))
+    if (bad.length) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected comma-separated host names, each with an optional port (such as 127.0.0.1:4010 or assets.example.com), got "${bad.join('", "')}"`,
+      })
+      return z.NEVER
+    }
+    return hosts
+  }),
   NEXT_PUBLIC_EMAILJS_PUBLIC_KEY: optionalString,
   NEXT_PUBLIC_EMAILJS_SERVICE_ID: optionalString,
   NEXT_PUBLIC_EMAILJS_CONTACT_TEMPLATE_ID: optionalString,
@@ -188,6 +207,11 @@ export type Config = {
   webhookSecret?: string
   /** The Redis that every node shares Next's cache through (server/cache-handler.mjs). */
   redisUrl?: string
+  /**
+   * Hosts `/3d-models` may fetch models from beside Prismic's own (`PRISMIC_ASSET_HOSTS`): a
+   * standalone content API standing in for Prismic's CDN, in tests and development.
+   */
+  prismicAssetHosts: string[]
 }
 
 /** The ids the embedded mail API accepts in local mode; hosted mode replaces them with env. */
@@ -278,6 +302,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mail,
     webhookSecret: e.PRISMIC_WEBHOOK_SECRET,
     redisUrl: e.REDIS_URL,
+    prismicAssetHosts: e.PRISMIC_ASSET_HOSTS,
   }
 }
 

@@ -1,6 +1,6 @@
 // Maps a slice's fields to the 3D slot's props. Runs on the server; imports no three.js.
 import { isFilled, type Content } from '@prismicio/client'
-import { mediaUrl } from '@/lib/content/media-url'
+import { modelMediaUrl } from '@/lib/content/media-url'
 import type { ThreeSlotLabels } from './ThreeSlot'
 import type { SceneSpec } from './store'
 
@@ -14,9 +14,12 @@ function pick<T extends string>(value: string | null | undefined, options: reado
   return options.includes(value as T) ? (value as T) : options[0]
 }
 
-/** The model's URL as the page carries it: site-relative for the embedded API's media. */
+/**
+ * The model's URL as the page carries it, always on the site's origin so the renderer can add
+ * `tier=`: site-relative for the embedded API's media, `/3d-models?src=…` for Prismic's.
+ */
 function modelUrl(field: Content.HeroSliceModelPrimary['model']): string | null {
-  return isFilled.linkToMedia(field) ? mediaUrl(field.url) : null
+  return isFilled.linkToMedia(field) ? modelMediaUrl(field.url) : null
 }
 
 /**

@@ -2,6 +2,14 @@ import { createHash } from 'node:crypto'
 import { readFile, stat } from 'node:fs/promises'
 import path from 'node:path'
 import pLimit from 'p-limit'
+// The variants' service only: the pipeline itself (glTF-Transform) runs in its child process.
+import { ModelParamError, parseModelParams } from '../models/params'
+import {
+  createModelVariants,
+  modelErrorResponse,
+  type ModelVariants,
+  type ModelVariantsOptions,
+} from '../models/variants'
 import { createVariantCache, type VariantCache, type VariantCacheOptions } from './cache'
 import { parseImageParams, type ImageParams } from './params'
 import { isIdentity, planImage, type ImagePlan, type SourceInfo } from './plan'
@@ -11,8 +19,10 @@ import { mediaHash, VERSION_PARAM } from './version'
 /**
  * The media route of the embedded content API, serving `media/` as Prismic's image CDN (imgix)
  * serves a repository's images: raster images are cut, resized and re-encoded as their URL's
- * parameters say (see ./params.ts), each variant made once and kept on disk; every other file
- * (SVG, GLB, video, PDF) and an image asked for as it is go out byte for byte.
+ * parameters say (see ./params.ts), each variant made once and kept on disk; a glTF model
+ * asked for with Facet's model parameters (`tier`, ../models/params.ts) is answered with its
+ * optimized GLB; every other file (SVG, video, PDF), a model without `tier` and an image asked
+ * for as it is go out byte for byte.
  */
 
 /** Where variants are kept, and how many bytes of them at most. */
@@ -43,6 +53,9 @@ const CONTENT_TYPES: Record<string, string> = {
 
 /** Files imgix renders; anything else (SVG among them) passes through unchanged. */
 const RASTER = new Set(['.png', '.jpg', '.jpeg', '.webp', '.avif', '.gif'])
+
+/** Files that take Facet's model parameters. */
+const MODELS = new Set(['.glb', '.gltf'])
 
 /** The content type of a media file, by its extension. */
 export function contentType(file: string): string {
@@ -127,19 +140,24 @@ export type MediaHandler = {
   serve: (request: Request, file: string) => Promise<Response>
   /** How many variants were made (for tests and the bench), and the cache's size. */
   stats: () => { made: number; bytes: number; entries: number }
+  /** The model variants (their own cache and lane): stats, and warming. */
+  models: ModelVariants
 }
 
 /** Options of the media handler beyond its cache. */
 export type MediaHandlerOptions = {
   /** The widths the site's `srcset`s ask for: their renders take the pages' lane. */
   priorityWidths?: readonly number[]
+  /** The model variants' cache, lane and renderer (../models/variants.ts). */
+  models?: ModelVariantsOptions
 }
 
 /** Creates the media handler; the disk cache is opened on the first variant. */
 export function createMediaHandler(
   cacheOptions: MediaCacheOptions = DEFAULT_MEDIA_CACHE,
-  { priorityWidths = DEFAULT_PRIORITY_WIDTHS }: MediaHandlerOptions = {},
+  { priorityWidths = DEFAULT_PRIORITY_WIDTHS, models: modelOptions }: MediaHandlerOptions = {},
 ) {
+  const models = createModelVariants(modelOptions)
   let cache: VariantCache | undefined
   const variants = () => (cache ??= createVariantCache(cacheOptions))
   const page = lane('page')
@@ -175,6 +193,21 @@ export function createMediaHandler(
     const caching = named && named === mediaHash(file, version) ? VERSIONED : UNVERSIONED
     query.delete(VERSION_PARAM)
     const original = () => asIs(request, file, version, caching)
+    if (MODELS.has(path.extname(file).toLowerCase())) {
+      let params
+      try {
+        params = parseModelParams(query)
+      } catch (error) {
+        if (error instanceof ModelParamError) return modelErrorResponse(error)
+        throw error
+      }
+      if (!params) return original()
+      // Named by the bytes' hash: a node with its own copy of the folder shares the key.
+      const id = mediaHash(file, version) ?? `${file}\0${version}`
+      // Without the images' `Vary: Accept`: a model variant is named by its URL alone.
+      const modelCaching = { 'Cache-Control': caching['Cache-Control']! }
+      return models.serve(request, params, { id, bytes: () => readFile(file) }, modelCaching)
+    }
     if (!RASTER.has(path.extname(file).toLowerCase()) || query.size === 0) return original()
 
     const params = parseImageParams(query)
@@ -213,6 +246,7 @@ export function createMediaHandler(
   return {
     serve,
     stats: () => cache?.stats() ?? { made: 0, bytes: 0, entries: 0 },
+    models,
   } satisfies MediaHandler
 }
 

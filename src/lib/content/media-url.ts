@@ -1,4 +1,5 @@
 import { getConfig } from '@/lib/config'
+import { hostedModelUrl } from '@/lib/content/asset-hosts'
 import { EMBEDDED_BASE_PATH } from '@/lib/content/embedded'
 
 /**
@@ -15,6 +16,20 @@ export function mediaUrl(url: string | null | undefined): string | null {
   if (!url) return null
   const config = getConfig()
   return config.content.mode === 'local' ? sitePath(url, config.siteUrl) : url
+}
+
+/**
+ * The URL of a 3D model as the site's HTML should carry it: always one of the site's own origin,
+ * so that the renderer may ask it for a variant (`?tier=low|high`, docs/3d-models.md). Embedded
+ * media become site-relative paths, as `mediaUrl` makes them; a model on Prismic's asset CDN
+ * becomes `/3d-models?src=…`, the site's route that fetches, optimizes and caches it.
+ */
+export function modelMediaUrl(url: string | null | undefined): string | null {
+  if (!url) return null
+  const config = getConfig()
+  return config.content.mode === 'local'
+    ? sitePath(url, config.siteUrl)
+    : hostedModelUrl(url, config.prismicAssetHosts)
 }
 
 /** `url` as a path when it names the embedded API's media on `siteUrl`, else `url` itself. */

@@ -1,0 +1,118 @@
+/**
+ * Facet's model parameters: what a model URL's query may ask of the media route and of
+ * `/3d-models` (docs/3d-models.md). A small set, as imgix's are for images: the renderer's GPU
+ * tier, and two expert ceilings that refine it. Without `tier`, the original bytes.
+ */
+
+/** The renderer's GPU tiers (src/three/render/resolution.ts). */
+export const TIERS = ['low', 'high'] as const
+export type Tier = (typeof TIERS)[number]
+
+/** What one tier's variant aims at. */
+export type TierBudget = {
+  /** The largest texture side, in pixels: bigger maps are resized to fit. */
+  maxTexture: number
+  /** Triangles: a mesh over this is simplified (within `maxError`) toward it. */
+  maxTriangles: number
+  /** The simplifier's error bound, as a fraction of each mesh's radius. */
+  maxError: number
+  /** What the variant should weigh at most (held to in content:check and the bench). */
+  maxBytes: number
+  /** GPU texture memory the variant should need at most (RGBA8 with mipmaps). */
+  maxGpuTextureBytes: number
+}
+
+const MB = 1024 * 1024
+
+/**
+ * The tiers' budgets (issue 33). The high tier keeps full geometry up to 2 M triangles, a cap a
+ * desktop GPU draws at a steady frame rate; a mesh over it is simplified like the low tier's.
+ * Its texture memory is bounded by its texture ceiling only.
+ */
+export const TIER_BUDGETS: Record<Tier, TierBudget> = {
+  low: {
+    maxTexture: 1024,
+    maxTriangles: 250_000,
+    maxError: 0.01,
+    maxBytes: 4 * MB,
+    maxGpuTextureBytes: 64 * MB,
+  },
+  high: {
+    maxTexture: 2048,
+    maxTriangles: 2_000_000,
+    maxError: 0.001,
+    maxBytes: 12 * MB,
+    maxGpuTextureBytes: 256 * MB,
+  },
+}
+
+/** The ranges the expert parameters accept. */
+export const MAXTEX_RANGE = { min: 64, max: 4096 } as const
+export const MAXTRIS_RANGE = { min: 1000, max: 5_000_000 } as const
+
+/** A variant's parameters, normalized: two URLs that mean the same variant give equal values. */
+export type ModelParams = {
+  tier: Tier
+  /** The texture ceiling (the tier's, or `maxtex` when lower). */
+  maxTexture: number
+  /** The triangle budget (the tier's, or `maxtris` when lower). */
+  maxTriangles: number
+}
+
+/** The query names Facet reads on a model URL. */
+export const MODEL_PARAMS = ['tier', 'maxtex', 'maxtris'] as const
+
+/** A model URL's query that asks for something this service does not do: answered 400. */
+export class ModelParamError extends Error {
+  readonly status = 400
+  constructor(message: string) {
+    super(message)
+    this.name = 'ModelParamError'
+  }
+}
+
+/** The params of a tier, with no expert ceiling. */
+export function tierParams(tier: Tier): ModelParams {
+  const budget = TIER_BUDGETS[tier]
+  return { tier, maxTexture: budget.maxTexture, maxTriangles: budget.maxTriangles }
+}
+
+function integer(query: URLSearchParams, name: string, range: { min: number; max: number }) {
+  const raw = query.get(name)
+  if (raw === null) return undefined
+  const value = Number(raw)
+  if (!/^\d+$/.test(raw) || value < range.min || value > range.max)
+    throw new ModelParamError(
+      `invalid ${name} "${raw}": expected an integer from ${range.min} to ${range.max}`,
+    )
+  return value
+}
+
+/**
+ * The variant a query asks for, or null when it asks for none (the original bytes). Other query
+ * names (`v`, a CDN's own) are ignored, as the image service ignores what it does not know.
+ * Throws `ModelParamError` for an unknown tier, a malformed ceiling, or a ceiling without a tier.
+ */
+export function parseModelParams(query: URLSearchParams): ModelParams | null {
+  const tier = query.get('tier')
+  const maxtex = integer(query, 'maxtex', MAXTEX_RANGE)
+  const maxtris = integer(query, 'maxtris', MAXTRIS_RANGE)
+  if (tier === null) {
+    if (maxtex !== undefined || maxtris !== undefined)
+      throw new ModelParamError('maxtex and maxtris refine a tier: add tier=low or tier=high')
+    return null
+  }
+  if (!(TIERS as readonly string[]).includes(tier))
+    throw new ModelParamError(`invalid tier "${tier}": expected one of ${TIERS.join(', ')}`)
+  const params = tierParams(tier as Tier)
+  return {
+    tier: params.tier,
+    maxTexture: Math.min(params.maxTexture, maxtex ?? Infinity),
+    maxTriangles: Math.min(params.maxTriangles, maxtris ?? Infinity),
+  }
+}
+
+/** A short, stable name of normalized params, for cache keys: `low-1024-250000`. */
+export function paramsKey(params: ModelParams): string {
+  return `${params.tier}-${params.maxTexture}-${params.maxTriangles}`
+}

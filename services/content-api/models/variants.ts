@@ -1,0 +1,163 @@
+import { createHash } from 'node:crypto'
+import path from 'node:path'
+import { createVariantCache, type VariantCache, type VariantCacheOptions } from '../images/cache'
+import {
+  ModelRenderRefused,
+  MODEL_RETRY_AFTER_SECONDS,
+  sharedModelLane,
+  type ModelLane,
+} from './lane'
+import { checkBytes, ModelRefused } from './limits'
+import { ModelParamError, paramsKey, type ModelParams } from './params'
+import { renderModel, type Rendered } from './render'
+
+/**
+ * Model variants by URL: the part the media route and `/3d-models` share. A variant is made once
+ * per source and params, in a child process (./render.ts), through the bounded lane
+ * (./lane.ts), and kept on disk (../images/cache.ts) under a key of the source's content hash
+ * and the normalized params; its ETag is that key.
+ */
+
+/** Bump when the pipeline (./optimize.ts) changes what it makes: every variant is made again. */
+export const PIPELINE_VERSION = 1
+
+/** The default cache: `.data/model-cache` under the working directory, 1 GB. */
+export const DEFAULT_MODEL_CACHE: VariantCacheOptions = {
+  dir: path.resolve('.data/model-cache'),
+  maxBytes: 1024 * 1024 * 1024,
+}
+
+/** How many refusals are remembered (a few bytes each). */
+const MAX_REFUSED = 1000
+
+/** A model to make variants of. */
+export type ModelSource = {
+  /** Names the source's bytes: their content hash, or an URL that names one upload. */
+  id: string
+  /** The bytes, read only when a variant must be made. */
+  bytes: () => Promise<Uint8Array>
+}
+
+export type ModelVariantsOptions = {
+  cache?: VariantCacheOptions
+  lane?: ModelLane
+  /** Makes one variant (default: in a child process). */
+  render?: (bytes: Uint8Array, params: ModelParams) => Promise<Rendered>
+}
+
+export type ModelVariants = {
+  /** Answers a request for `source`'s variant: 200 with the GLB, 304, or an error named. */
+  serve: (
+    request: Request,
+    params: ModelParams,
+    source: ModelSource,
+    caching: Record<string, string>,
+  ) => Promise<Response>
+  /** The variant's bytes, made in the lane's turn when not cached (warming, checks). */
+  make: (params: ModelParams, source: ModelSource) => Promise<Buffer>
+  /** How many variants were made, and the cache's size. */
+  stats: () => { made: number; bytes: number; entries: number }
+  /** The cache (the proxy keeps its fetched sources in it too). */
+  cache: () => VariantCache
+}
+
+/** The variant's cache key: the source, the params, the pipeline. */
+export function variantKey(params: ModelParams, source: ModelSource): string {
+  const hash = createHash('sha256')
+    .update(`${PIPELINE_VERSION}\0${source.id}\0${paramsKey(params)}`)
+    .digest('base64url')
+    .slice(0, 32)
+  return `${paramsKey(params)}-${hash}`
+}
+
+/** Creates the service; the disk cache is opened on first use. */
+export function createModelVariants({
+  cache: cacheOptions = DEFAULT_MODEL_CACHE,
+  lane = sharedModelLane(),
+  render = renderModel,
+}: ModelVariantsOptions = {}): ModelVariants {
+  let cache: VariantCache | undefined
+  const variants = () => (cache ??= createVariantCache(cacheOptions))
+  // A model refused once (over a limit, not glTF) is refused again without a render, until the
+  // process ends: its key names its bytes, which will not change.
+  const refused = new Map<string, ModelRefused>()
+
+  const produce = async (key: string, params: ModelParams, source: ModelSource) => {
+    const known = refused.get(key)
+    if (known) throw known
+    try {
+      const bytes = await source.bytes()
+      checkBytes(bytes.byteLength)
+      const { glb } = await render(bytes, params)
+      return Buffer.from(glb.buffer, glb.byteOffset, glb.byteLength)
+    } catch (error) {
+      if (error instanceof ModelRefused && error.status !== 502) {
+        if (refused.size >= MAX_REFUSED) refused.clear()
+        refused.set(key, error)
+      }
+      throw error
+    }
+  }
+
+  const serve: ModelVariants['serve'] = async (request, params, source, caching) => {
+    const key = variantKey(params, source)
+    const etag = `"${key}"`
+    const headers = { ...caching, ETag: etag, 'Content-Type': 'model/gltf-binary' }
+    if (matches(request, etag)) return new Response(null, { status: 304, headers })
+    let body: Buffer
+    try {
+      body = await variants().get(`${key}.glb`, () => lane.run(() => produce(key, params, source)))
+    } catch (error) {
+      return modelErrorResponse(error)
+    }
+    return new Response(new Uint8Array(body), {
+      status: 200,
+      headers: { ...headers, 'Content-Length': String(body.length) },
+    })
+  }
+
+  return {
+    serve,
+    make: (params, source) => {
+      const key = variantKey(params, source)
+      return variants().get(`${key}.glb`, () => lane.queue(() => produce(key, params, source)))
+    },
+    stats: () => cache?.stats() ?? { made: 0, bytes: 0, entries: 0 },
+    cache: variants,
+  }
+}
+
+/**
+ * The answer to a model request that failed: 400 for a bad parameter, 413/422 (or 502 from the
+ * proxy) naming the limit or the reason, 503 with `Retry-After` when the lane is full (RFC 9110,
+ * 15.6.4), 500 otherwise. Plain-text bodies, Facet's; never cached.
+ */
+export function modelErrorResponse(error: unknown): Response {
+  const text = (status: number, message: string, extra: Record<string, string> = {}) =>
+    new Response(`${message}\n`, {
+      status,
+      headers: {
+        'Content-Type': 'text/plain; charset=utf-8',
+        'Cache-Control': 'no-store',
+        ...extra,
+      },
+    })
+  if (error instanceof ModelParamError) return text(400, error.message)
+  if (error instanceof ModelRefused) return text(error.status, error.message)
+  if (error instanceof ModelRenderRefused)
+    return text(503, `${error.message}; try again in ${MODEL_RETRY_AFTER_SECONDS} s`, {
+      'Retry-After': String(MODEL_RETRY_AFTER_SECONDS),
+    })
+  console.error('model variant:', error)
+  return text(500, 'the model variant could not be made')
+}
+
+/** `If-None-Match`: a list of ETags, or `*` (RFC 9110, 13.1.2). */
+export function matches(request: Request, etag: string): boolean {
+  const header = request.headers.get('if-none-match')
+  if (!header) return false
+  return (
+    header.trim() === '*' ||
+    header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)
+  )
+}

@@ -1,0 +1,14 @@
+import { getModelProxy } from '@/lib/content/model-proxy'
+
+/**
+ * Models on Prismic's asset CDN, from the site's own origin: `/3d-models?src=<asset URL>`, with
+ * `tier=low|high` for an optimized GLB (docs/3d-models.md). `modelUrl()` (src/three/fields.ts)
+ * writes these URLs in hosted mode. In local mode the embedded media route does the same, and
+ * this route serves only what `PRISMIC_ASSET_HOSTS` and Prismic's hosts allow.
+ */
+export async function GET(request: Request): Promise<Response> {
+  return getModelProxy().handle(request)
+}
+
+export const runtime = 'nodejs'
+export const dynamic = 'force-dynamic'

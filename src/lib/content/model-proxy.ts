@@ -1,0 +1,168 @@
+import { createHash } from 'node:crypto'
+import { getConfig } from '@/lib/config'
+import { isAssetUrl, PRISMIC_ASSET_HOSTS } from '@/lib/content/asset-hosts'
+// The variants' service only: the pipeline itself (glTF-Transform) runs in its child process.
+import { MODEL_MAX_BYTES, ModelRefused } from '@services/content-api/models/limits'
+import { parseModelParams } from '@services/content-api/models/params'
+import { notGltf } from '@services/content-api/models/sniff'
+import {
+  createModelVariants,
+  modelErrorResponse,
+  type ModelSource,
+  type ModelVariants,
+  type ModelVariantsOptions,
+} from '@services/content-api/models/variants'
+import { warmVariants } from '@services/content-api/models/warm'
+
+/**
+ * `/3d-models?src=<a Prismic asset URL>[&tier=low|high]`: models on Prismic's asset CDN served
+ * from the site's own origin, so the renderer can ask for a variant as it does of the embedded
+ * media (docs/3d-models.md). Never an open proxy: only Prismic's asset hosts (./asset-hosts.ts)
+ * are fetched, each redirect is checked again, and only glTF is served. The source's bytes are
+ * kept in the model cache, so the original and both tiers cost one fetch.
+ */
+
+/** How many redirects a fetch follows (each to an allowed host) before it gives up. */
+const MAX_REDIRECTS = 3
+/** How long a fetch from Prismic may take, headers and body. */
+const FETCH_TIMEOUT_MS = 30_000
+
+/**
+ * Facet's choice: a Prismic asset URL names one upload (replacing a file in the media library
+ * makes a new URL, and a deleted file stays at its URL), so every answer of this route is as
+ * long-lived as a versioned media URL.
+ */
+const CACHING = { 'Cache-Control': 'public, max-age=31536000, immutable' }
+
+export type ModelProxyOptions = {
+  /** Hosts allowed beside Prismic's (`PRISMIC_ASSET_HOSTS`). */
+  extraHosts?: readonly string[]
+  /** The variants' cache, lane and renderer; the site's defaults when absent. */
+  variants?: ModelVariantsOptions
+}
+
+const refuse = (status: ModelRefused['status'], message: string) =>
+  new ModelRefused(status, message)
+
+const allowedList = (extra: readonly string[]) => [...PRISMIC_ASSET_HOSTS, ...extra].join(', ')
+
+/** The bytes at `src`, fetched from allowed hosts only and checked to be glTF. */
+export async function fetchModel(src: URL, extra: readonly string[]): Promise<Uint8Array> {
+  let url = src
+  for (let hop = 0; ; hop++) {
+    if (!isAssetUrl(url, extra))
+      throw refuse(
+        403,
+        `${hop ? 'redirected to' : 'src is on'} ${url.host}, which is not a Prismic asset host (allowed: ${allowedList(extra)})`,
+      )
+    const response = await fetch(url, {
+      redirect: 'manual',
+      signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+    }).catch((error: Error) => {
+      throw refuse(502, `the model could not be fetched from ${url.host}: ${error.message}`)
+    })
+    const location = response.headers.get('location')
+    if (response.status >= 300 && response.status < 400 && location) {
+      await response.body?.cancel()
+      if (hop >= MAX_REDIRECTS)
+        throw refuse(502, `the model's host redirected more than ${MAX_REDIRECTS} times`)
+      url = new URL(location, url)
+      continue
+    }
+    if (!response.ok) {
+      await response.body?.cancel()
+      throw refuse(502, `the model's host answered ${response.status} for ${url.href}`)
+    }
+    const bytes = await readCapped(response)
+    const problem = notGltf(bytes)
+    if (problem) throw refuse(422, `not a glTF model: ${problem}`)
+    return bytes
+  }
+}
+
+/** The body, refused (413) as soon as it is over MODEL_MAX_BYTES. */
+async function readCapped(response: Response): Promise<Uint8Array> {
+  const tooLarge = (bytes: number) =>
+    refuse(
+      413,
+      `model too large: ${Math.ceil(bytes / 2 ** 20)} MB over the ${MODEL_MAX_BYTES / 2 ** 20} MB limit (MODEL_MAX_BYTES)`,
+    )
+  const declared = Number(response.headers.get('content-length') ?? NaN)
+  if (declared > MODEL_MAX_BYTES) {
+    await response.body?.cancel()
+    throw tooLarge(declared)
+  }
+  const chunks: Uint8Array[] = []
+  let length = 0
+  for await (const chunk of response.body ?? []) {
+    length += chunk.byteLength
+    if (length > MODEL_MAX_BYTES) throw tooLarge(length)
+    chunks.push(chunk)
+  }
+  return Buffer.concat(chunks)
+}
+
+/** The route's handler, with its own variants service (the lane is the process's). */
+export function createModelProxy({ extraHosts = [], variants: options }: ModelProxyOptions = {}) {
+  const variants: ModelVariants = createModelVariants(options)
+
+  const source = (src: URL): ModelSource => {
+    const id = `url:${src.href}`
+    const key = `source-${createHash('sha256').update(id).digest('base64url').slice(0, 32)}.bin`
+    return {
+      id,
+      bytes: async () =>
+        variants.cache().get(key, async () => Buffer.from(await fetchModel(src, extraHosts))),
+    }
+  }
+
+  const handle = async (request: Request): Promise<Response> => {
+    const query = new URL(request.url).searchParams
+    const raw = query.get('src')
+    try {
+      if (!raw) throw refuse(400, 'missing src: the absolute URL of a model on Prismic')
+      if (!URL.canParse(raw)) throw refuse(400, `invalid src "${raw}": expected an absolute URL`)
+      const src = new URL(raw)
+      if (!isAssetUrl(src, extraHosts))
+        throw refuse(
+          403,
+          `src is on ${src.host}, which is not a Prismic asset host (allowed: ${allowedList(extraHosts)})`,
+        )
+      const params = parseModelParams(query)
+      if (params) return await variants.serve(request, params, source(src), CACHING)
+      const body = await source(src).bytes()
+      const json = body[0] === 0x7b
+      return new Response(new Uint8Array(body), {
+        headers: {
+          ...CACHING,
+          'Content-Type': json ? 'model/gltf+json' : 'model/gltf-binary',
+          'Content-Length': String(body.byteLength),
+        },
+      })
+    } catch (error) {
+      return modelErrorResponse(error)
+    }
+  }
+
+  /** Makes both tiers' variants of each model URL (on an allowed host), one after another. */
+  const warm = (urls: readonly string[]) =>
+    warmVariants(
+      variants,
+      urls
+        .filter((url) => URL.canParse(url) && isAssetUrl(new URL(url), extraHosts))
+        .map((url) => ({ name: url, ...source(new URL(url)) })),
+    )
+
+  return { handle, variants, warm }
+}
+
+const KEY = Symbol.for('facet.model-proxy')
+
+/**
+ * The site's one proxy, on `globalThis`: the route and the webhook (which warms it) are bundled
+ * apart, and must share one cache index and one lane.
+ */
+export function getModelProxy(): ReturnType<typeof createModelProxy> {
+  const holder = globalThis as { [KEY]?: ReturnType<typeof createModelProxy> }
+  return (holder[KEY] ??= createModelProxy({ extraHosts: getConfig().prismicAssetHosts }))
+}

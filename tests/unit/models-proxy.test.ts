@@ -1,0 +1,159 @@
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ConfigError, loadConfig } from '@/lib/config'
+import { hostedModelUrl, isAssetUrl } from '@/lib/content/asset-hosts'
+import { createModelProxy } from '@/lib/content/model-proxy'
+import { GET } from '@/app/3d-models/route'
+import { inspectModel } from '@services/content-api/models'
+import { serveContentApi, type Served } from '../conformance/helpers'
+import { serveFetch } from './support/serve-fetch'
+
+// `/3d-models`, the site's route to models on Prismic's asset CDN, over real sockets. The
+// standalone content API stands in for Prismic's CDN, allowed through the extra hosts that
+// `PRISMIC_ASSET_HOSTS` gives; a second server on an allowed host redirects.
+
+const IMAGE = readdirSync('content/media/images').find((f) => /\.(jpe?g|png)$/.test(f))!
+let upstream: Served
+let redirector: Awaited<ReturnType<typeof serveFetch>>
+let proxy: Awaited<ReturnType<typeof serveFetch>>
+let cacheDir: string
+
+const ask = (src: string, query = '') =>
+  fetch(`${proxy.origin}/3d-models?src=${encodeURIComponent(src)}${query}`)
+
+beforeAll(async () => {
+  upstream = await serveContentApi({ contentDir: 'content' })
+  const upstreamPort = new URL(upstream.origin).port
+  redirector = await serveFetch((request) => {
+    const { pathname } = new URL(request.url)
+    // Off the list: the same server under another name (localhost is not an allowed host).
+    const target =
+      pathname === '/off'
+        ? `http://localhost:${upstreamPort}/media/models/vessel.glb`
+        : `${upstream.origin}/media/models/vessel.glb`
+    return new Response(null, { status: 302, headers: { location: target } })
+  })
+  cacheDir = mkdtempSync(path.join(os.tmpdir(), 'facet-proxy-'))
+  const handler = createModelProxy({
+    extraHosts: [new URL(upstream.origin).host, new URL(redirector.origin).host],
+    variants: { cache: { dir: cacheDir, maxBytes: 2 ** 30 } },
+  })
+  proxy = await serveFetch(handler.handle)
+}, 60_000)
+
+afterAll(async () => {
+  await Promise.all([proxy?.close(), redirector?.close(), upstream?.close()])
+  rmSync(cacheDir, { recursive: true, force: true })
+})
+
+describe('/3d-models', () => {
+  it('serves a model from an allowed host as it is, and optimized with tier', async () => {
+    const src = `${upstream.origin}/media/models/vessel.glb`
+    const original = await ask(src)
+    expect(original.status).toBe(200)
+    expect(original.headers.get('content-type')).toBe('model/gltf-binary')
+    expect(new Uint8Array(await original.arrayBuffer())).toEqual(
+      new Uint8Array(readFileSync('content/media/models/vessel.glb')),
+    )
+    const low = await ask(src, '&tier=low')
+    expect(low.status).toBe(200)
+    expect(low.headers.get('content-type')).toBe('model/gltf-binary')
+    expect(low.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+    const stats = await inspectModel(new Uint8Array(await low.arrayBuffer()))
+    expect(stats.triangles).toBeGreaterThan(0)
+  }, 60_000)
+
+  it('returns 400 for an unknown tier and for a missing src', async () => {
+    const bad = await ask(`${upstream.origin}/media/models/vessel.glb`, '&tier=ultra')
+    expect(bad.status).toBe(400)
+    expect(await bad.text()).toMatch(/tier "ultra"/)
+    const missing = await fetch(`${proxy.origin}/3d-models?tier=low`)
+    expect(missing.status).toBe(400)
+    expect(await missing.text()).toMatch(/missing src/)
+  })
+
+  it('refuses a host that is not a Prismic asset host, fetching nothing', async () => {
+    for (const src of [
+      'https://example.com/model.glb',
+      'http://169.254.169.254/latest/meta-data',
+      'file:///etc/passwd',
+      `http://localhost:${new URL(upstream.origin).port}/media/models/vessel.glb`,
+    ]) {
+      const response = await ask(src, '&tier=low')
+      expect(response.status, src).toBe(403)
+      expect(await response.text()).toMatch(/not a Prismic asset host/)
+    }
+  })
+
+  it('follows a redirect to an allowed host, and refuses one off the list', async () => {
+    expect((await ask(`${redirector.origin}/on`)).status).toBe(200)
+    const off = await ask(`${redirector.origin}/off`, '&tier=low')
+    expect(off.status).toBe(403)
+    expect(await off.text()).toMatch(
+      /redirected to localhost:\d+, which is not a Prismic asset host/,
+    )
+  })
+
+  it('refuses an answer that is not glTF', async () => {
+    const response = await ask(`${upstream.origin}/media/images/${IMAGE}`)
+    expect(response.status).toBe(422)
+    expect(await response.text()).toMatch(/not a glTF model/)
+  })
+
+  it('answers 502 naming the host when the model is missing there', async () => {
+    const response = await ask(`${upstream.origin}/media/models/missing.glb`, '&tier=low')
+    expect(response.status).toBe(502)
+    expect(await response.text()).toMatch(/answered 404/)
+  })
+})
+
+describe('the route module', () => {
+  it("answers with the site's proxy: another host is refused before any fetch", async () => {
+    const response = await GET(
+      new Request(
+        `http://site.test/3d-models?src=${encodeURIComponent('https://example.com/a.glb')}&tier=low`,
+      ),
+    )
+    expect(response.status).toBe(403)
+    expect(await response.text()).toMatch(/example\.com, which is not a Prismic asset host/)
+  })
+})
+
+describe('model URLs in hosted mode', () => {
+  it('rewrites a Prismic asset URL into /3d-models, and nothing else', () => {
+    const prismic = 'https://my-studio.cdn.prismic.io/my-studio/abc_vessel.glb'
+    expect(hostedModelUrl(prismic)).toBe(`/3d-models?src=${encodeURIComponent(prismic)}`)
+    const s3 = 'https://prismic-io.s3.amazonaws.com/my-studio/abc_vessel.glb'
+    expect(hostedModelUrl(s3)).toBe(`/3d-models?src=${encodeURIComponent(s3)}`)
+    expect(hostedModelUrl('https://example.com/a.glb')).toBe('https://example.com/a.glb')
+    expect(hostedModelUrl('http://my-studio.cdn.prismic.io/a.glb')).toBe(
+      'http://my-studio.cdn.prismic.io/a.glb',
+    )
+    expect(hostedModelUrl('http://127.0.0.1:4010/media/a.glb', ['127.0.0.1:4010'])).toBe(
+      `/3d-models?src=${encodeURIComponent('http://127.0.0.1:4010/media/a.glb')}`,
+    )
+  })
+
+  it('matches hosts exactly, not by suffix or prefix', () => {
+    expect(isAssetUrl(new URL('https://evil-cdn.prismic.io.example.com/a.glb'))).toBe(false)
+    expect(isAssetUrl(new URL('https://cdn.prismic.io.evil.com/a.glb'))).toBe(false)
+    expect(isAssetUrl(new URL('https://my-studio.cdn.prismic.io:8443/a.glb'))).toBe(false)
+    expect(isAssetUrl(new URL('https://user:pw@images.prismic.io/a.glb'))).toBe(false)
+    expect(isAssetUrl(new URL('https://images.prismic.io/repo/a.glb'))).toBe(true)
+  })
+})
+
+describe('PRISMIC_ASSET_HOSTS', () => {
+  it('adds hosts, each with an optional port, and names a malformed one', () => {
+    expect(loadConfig({}).prismicAssetHosts).toEqual([])
+    expect(
+      loadConfig({ PRISMIC_ASSET_HOSTS: '127.0.0.1:4010, Assets.Example.com' }).prismicAssetHosts,
+    ).toEqual(['127.0.0.1:4010', 'assets.example.com'])
+    expect(() => loadConfig({ PRISMIC_ASSET_HOSTS: 'http://evil.example/' })).toThrow(ConfigError)
+    expect(() => loadConfig({ PRISMIC_ASSET_HOSTS: 'http://evil.example/' })).toThrow(
+      /PRISMIC_ASSET_HOSTS/,
+    )
+  })
+})

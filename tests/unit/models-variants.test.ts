@@ -1,0 +1,178 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { beforeAll, describe, expect, it } from 'vitest'
+import {
+  inspectModel,
+  MODEL_MAX_TEXTURE_PIXELS,
+  ModelParamError,
+  ModelRefused,
+  optimizeModel,
+  parseModelParams,
+  TIER_BUDGETS,
+  tierParams,
+  type ModelStats,
+} from '@services/content-api/models'
+import { gltfJson } from '@services/content-api/models-check'
+import { checkBytes, checkContents } from '@services/content-api/models/limits'
+import { overHighBudget, reportModels } from '@services/content-api/models/report'
+import { createModelVariants } from '@services/content-api/models/variants'
+import { SUPPORTED_EXTENSIONS } from '@/three/model-formats'
+import { modelCorpus, type CorpusModel } from '../fixtures/model-corpus'
+
+// What a client gets for each tier: the variants of the model corpus (tests/fixtures/), the heavy
+// scan among them, read back with `inspectModel` as the renderer's bench reads them. The heavy
+// scan is transformed once per tier for the whole file.
+
+const MB = 1024 * 1024
+let corpus: CorpusModel[]
+const heavy: Record<'low' | 'high', { glb: Uint8Array; stats: ModelStats }> = {} as never
+
+beforeAll(async () => {
+  corpus = await modelCorpus()
+  const bytes = readFileSync(corpus.find((m) => m.name === 'heavy')!.file)
+  for (const tier of ['low', 'high'] as const) {
+    const started = performance.now()
+    heavy[tier] = await optimizeModel(bytes, tierParams(tier))
+    console.info(
+      `heavy scan, ${tier} tier, in-process: ${Math.round(performance.now() - started)} ms, load ${os.loadavg()[0]!.toFixed(2)}`,
+    )
+  }
+}, 120_000)
+
+/** The extensions a GLB uses and requires, each one the renderer draws. */
+function expectDrawable(glb: Uint8Array) {
+  const json = gltfJson(glb) as { extensionsUsed?: string[]; extensionsRequired?: string[] }
+  for (const name of json.extensionsUsed ?? []) expect(SUPPORTED_EXTENSIONS).toHaveProperty(name)
+  expect(json.extensionsRequired ?? []).toContain('EXT_meshopt_compression')
+}
+
+describe('the heavy scan (1.04 M triangles, four 4096 px maps, ~34 MB)', () => {
+  it('reaches a low-tier device as at most 4 MB, 250,000 triangles, 1024 px maps and 64 MB of texture memory', async () => {
+    const stats = await inspectModel(heavy.low.glb)
+    expect(stats.bytes).toBeLessThanOrEqual(4 * MB)
+    expect(stats.triangles).toBeLessThanOrEqual(250_000)
+    expect(stats.triangles).toBeGreaterThan(100_000)
+    expect(stats.textures).toHaveLength(4)
+    for (const t of stats.textures) expect(Math.max(t.width, t.height)).toBeLessThanOrEqual(1024)
+    expect(stats.gpuTextureBytes).toBeLessThanOrEqual(64 * MB)
+    expectDrawable(heavy.low.glb)
+  })
+
+  it('reaches a high-tier device as at most 12 MB with 2048 px maps and its full geometry', async () => {
+    const stats = await inspectModel(heavy.high.glb)
+    expect(stats.bytes).toBeLessThanOrEqual(12 * MB)
+    expect(stats.triangles).toBe(1_036_800)
+    for (const t of stats.textures) expect(Math.max(t.width, t.height)).toBe(2048)
+    expectDrawable(heavy.high.glb)
+  })
+
+  it('says what it costs as optimizeModel reports it', async () => {
+    expect(await inspectModel(heavy.low.glb)).toEqual(heavy.low.stats)
+  })
+})
+
+describe('every model of the corpus', () => {
+  it('gets a low and a high variant that read, draw and keep their animation clips', async () => {
+    for (const model of corpus.filter((m) => m.name !== 'heavy')) {
+      const bytes = readFileSync(model.file)
+      const source = await inspectModel(bytes)
+      for (const tier of ['low', 'high'] as const) {
+        const { glb } = await optimizeModel(bytes, tierParams(tier))
+        const stats = await inspectModel(glb)
+        expect(stats.triangles, `${model.name} ${tier}`).toBeGreaterThan(0)
+        expect(stats.triangles).toBeLessThanOrEqual(source.triangles)
+        expect(stats.animations, `${model.name} ${tier}`).toEqual(source.animations)
+        expect(stats.textures).toHaveLength(source.textures.length)
+        for (const t of stats.textures)
+          expect(Math.max(t.width, t.height)).toBeLessThanOrEqual(TIER_BUDGETS[tier].maxTexture)
+        expectDrawable(glb)
+      }
+      if (model.animated) expect(source.animations.length).toBeGreaterThan(0)
+    }
+  }, 120_000)
+})
+
+describe('parameters', () => {
+  it('reads tier and the expert ceilings, normalized', () => {
+    expect(parseModelParams(new URLSearchParams(''))).toBeNull()
+    expect(parseModelParams(new URLSearchParams('v=abc'))).toBeNull()
+    expect(parseModelParams(new URLSearchParams('tier=low'))).toEqual(tierParams('low'))
+    expect(parseModelParams(new URLSearchParams('tier=high&maxtex=512&maxtris=100000'))).toEqual({
+      tier: 'high',
+      maxTexture: 512,
+      maxTriangles: 100_000,
+    })
+    // A ceiling above the tier's does not raise it.
+    expect(parseModelParams(new URLSearchParams('tier=low&maxtex=4096'))?.maxTexture).toBe(1024)
+  })
+
+  it('refuses an unknown tier, a malformed ceiling, and a ceiling without a tier, naming each', () => {
+    const error = (query: string) => {
+      try {
+        parseModelParams(new URLSearchParams(query))
+      } catch (e) {
+        expect(e).toBeInstanceOf(ModelParamError)
+        return (e as Error).message
+      }
+      throw new Error(`accepted ${query}`)
+    }
+    expect(error('tier=medium')).toMatch(/tier "medium".*low, high/)
+    expect(error('tier=low&maxtex=big')).toMatch(/maxtex/)
+    expect(error('tier=low&maxtris=10')).toMatch(/maxtris/)
+    expect(error('maxtex=512')).toMatch(/tier/)
+  })
+})
+
+describe('limits', () => {
+  it('refuses a model over a limit with a message that names the limit', () => {
+    const refused = (run: () => void) => {
+      try {
+        run()
+      } catch (e) {
+        expect(e).toBeInstanceOf(ModelRefused)
+        return e as ModelRefused
+      }
+      throw new Error('accepted')
+    }
+    const bytes = refused(() => checkBytes(161 * MB))
+    expect(bytes.status).toBe(413)
+    expect(bytes.message).toBe('model too large: 161 MB over the 100 MB limit (MODEL_MAX_BYTES)')
+    const triangles = refused(() => checkContents({ triangles: 6_000_000, textures: [] }))
+    expect(triangles.status).toBe(422)
+    expect(triangles.message).toMatch(/6,000,000 over the 5,000,000 limit \(MODEL_MAX_TRIANGLES\)/)
+    const side = Math.sqrt(MODEL_MAX_TEXTURE_PIXELS) * 2
+    const pixels = refused(() =>
+      checkContents({ triangles: 1, textures: [{ width: side, height: side }] }),
+    )
+    expect(pixels.status).toBe(422)
+    expect(pixels.message).toMatch(
+      /16384 × 16384 px over the 8192 × 8192 limit \(MODEL_MAX_TEXTURE_PIXELS\)/,
+    )
+  })
+})
+
+describe("the editors' report (content:check, prismic:push)", () => {
+  it('gives bytes, triangles and texture sizes as uploaded and per tier', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'facet-report-'))
+    try {
+      const model = corpus.find((m) => m.name === 'textured-jpeg')!
+      const [report] = await reportModels(
+        [{ file: model.file, name: 'models/textured.glb' }],
+        createModelVariants({ cache: { dir, maxBytes: 2 ** 30 } }),
+      )
+      expect(report!.line).toMatch(
+        /^models\/textured\.glb: \d+ KB, 11,728 triangles, textures 1024×1024 jpeg; low tier .*webp; high tier /,
+      )
+      expect(report!.warning).toBeUndefined()
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 60_000)
+
+  it('warns when even the high tier is over its budget, naming what is over', () => {
+    const stats = { ...heavy.high.stats, bytes: 13 * MB }
+    expect(overHighBudget(stats)).toMatch(/13\.0 MB over 12\.0 MB/)
+    expect(overHighBudget(heavy.high.stats)).toBeNull()
+  })
+})
