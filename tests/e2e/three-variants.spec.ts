@@ -182,10 +182,14 @@ test.describe('model variants', () => {
  * here and there, and its textures are resized and re-encoded, which softens them; both leave the
  * structure (the checker's edges, the shading, the outline) in place, which SSIM scores and a
  * per-pixel difference punishes. The high tier keeps the mesh and halves the textures at most;
- * the low tier also simplifies the mesh and takes them to 1024 px.
+ * the low tier also simplifies the mesh and takes them to 1024 px. Measured here with variants made
+ * by glTF-Transform as the issue describes (WebP textures at 2048 and 1024 px; for the low tier the
+ * mesh simplified to 20 % with meshoptimizer, error 0.001): 0.996 and 0.989, against 0.36 for the
+ * original turned 15°. The bounds leave room for lossier encodings (KTX2 ETC1S) and stay far
+ * above a changed view.
  */
-const SSIM_HIGH = 0.9
-const SSIM_LOW = 0.8
+const SSIM_HIGH = 0.95
+const SSIM_LOW = 0.9
 
 /** Rec. 601 luma of each pixel of an RGB read-back. */
 function grey({ data, width, height }: Pixels): Float64Array {
