@@ -10,9 +10,9 @@ import { writeFileSync } from 'node:fs'
 import os from 'node:os'
 import { parseArgs } from 'node:util'
 import { chromium, type Browser } from '@playwright/test'
-import sharp from 'sharp'
 import { chromiumArgs, chromiumPath } from '../playwright.config'
-import { CORPUS, modelCorpus, textureShares } from '../tests/fixtures/model-corpus'
+import { CORPUS, modelCorpus } from '../tests/fixtures/model-corpus'
+import { CPU, measureLive, median, PHONE, type LiveRun } from './lib/viewer-live'
 
 const { values } = parseArgs({
   options: {
@@ -34,111 +34,16 @@ const ORIGINS = values.origins.split(',').map((pair) => {
 })
 const RUNS = Number(values.runs)
 const NAMES = values.models ? values.models.split(',') : CORPUS
-const CPU = 4
-const PHONE = { viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true }
 
-type Run = {
-  state: string
-  textured: boolean
-  modelBytes: number
-  decoderBytes: number
-  decoders: string[]
-  timeToLiveMs: number
-  longestTaskMs: number
-}
+type Run = LiveRun & { modelBytes: number }
 
+/** The model's bytes in place of the viewer's lamp. */
 async function measure(browser: Browser, origin: string, body: Buffer): Promise<Run> {
-  const context = await browser.newContext({ ...PHONE, hasTouch: true })
-  const page = await context.newPage()
-  const cdp = await context.newCDPSession(page)
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU })
-  const decoders = new Map<string, number>()
-  page.on('response', async (response) => {
-    const url = new URL(response.url())
-    if (!url.pathname.startsWith('/3d-decoders/') && !url.pathname.includes('/_next/static/'))
-      return
-    if (!url.pathname.startsWith('/3d-decoders/') && !/draco|basis/.test(url.pathname)) return
-    // As they came over the wire (compressed where the server compressed them).
-    const bytes = await response
-      .request()
-      .sizes()
-      .then(
-        (sizes) => sizes.responseBodySize,
-        () => 0,
-      )
-    decoders.set(url.pathname.split('/').pop()!, bytes)
-  })
-  await page.route(
-    (url) => url.pathname.endsWith('/models/lamp.glb'),
-    (route) => route.fulfill({ body, contentType: 'model/gltf-binary' }),
+  const run = await measureLive(browser, origin, (route) =>
+    route.fulfill({ body, contentType: 'model/gltf-binary' }),
   )
-  // tsx (esbuild, keepNames) wraps named functions in the callbacks below with `__name`, which the
-  // page does not have.
-  await page.addInitScript('globalThis.__name = (fn) => fn')
-  await page.addInitScript(() => {
-    const w = window as unknown as { __tasks: { start: number; duration: number }[] }
-    w.__tasks = []
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries())
-        w.__tasks.push({ start: entry.startTime, duration: entry.duration })
-    }).observe({ type: 'longtask', buffered: true })
-  })
-  await page.goto(`${origin}/en-us/showcase?debug3d`, { waitUntil: 'load' })
-  await page.waitForTimeout(1500)
-  const result = await page.evaluate(
-    () =>
-      new Promise<{ state: string; start: number; end: number }>((resolve) => {
-        const slot = document.querySelector('[data-3d-kind="viewer"]')!
-        const start = performance.now()
-        const settled = () => {
-          const state = slot.getAttribute('data-3d-state')
-          if (state === 'live' || state === 'error' || state === 'unsupported') {
-            observer.disconnect()
-            resolve({ state: state!, start, end: performance.now() })
-            return true
-          }
-          return false
-        }
-        const observer = new MutationObserver(settled)
-        observer.observe(slot, { attributes: true, attributeFilter: ['data-3d-state'] })
-        setTimeout(() => {
-          observer.disconnect()
-          resolve({ state: 'timeout', start, end: performance.now() })
-        }, 90_000)
-        // The visitor scrolls to the viewer: the 3D starts with that engagement.
-        slot.scrollIntoView({ block: 'center' })
-        settled()
-      }),
-  )
-  const tasks = await page.evaluate(
-    () => (window as unknown as { __tasks: { start: number; duration: number }[] }).__tasks,
-  )
-  const longest = Math.max(
-    0,
-    ...tasks
-      .filter((t) => t.start + t.duration >= result.start && t.start <= result.end)
-      .map((t) => t.duration),
-  )
-  let textured = false
-  if (result.state === 'live') {
-    await page.waitForTimeout(500)
-    const png = await page.locator('[data-3d-kind="viewer"] [data-3d-stage]').screenshot()
-    const shares = textureShares(await sharp(png).removeAlpha().raw().toBuffer())
-    textured = shares.red > 0.01 && shares.green > 0.01
-  }
-  await context.close()
-  return {
-    state: result.state,
-    textured,
-    modelBytes: body.length,
-    decoderBytes: [...decoders.values()].reduce((a, b) => a + b, 0),
-    decoders: [...decoders.keys()].sort(),
-    timeToLiveMs: Math.round(result.end - result.start),
-    longestTaskMs: Math.round(longest),
-  }
+  return { ...run, modelBytes: body.length }
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 
 async function main() {
   const corpus = await modelCorpus()

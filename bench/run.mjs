@@ -16,6 +16,7 @@ import { measureBundles } from '../scripts/lib/bundles.mjs'
 import { measureImageBytes, PHONE, SETTLE_MS } from './images.mjs'
 import { CHROME_ARGS, CHROME_PATH } from './lib/chromium.mjs'
 import { scaleSection } from './lib/scale-report.mjs'
+import { modelsSection } from './lib/models-report.mjs'
 
 const { values: args } = parseArgs({
   options: {
@@ -511,6 +512,7 @@ ${interactionSection(report.interaction)}
 
 ${report.three.figures ? '```json\n' + JSON.stringify(report.three.figures, null, 2) + '\n```' : `not measured (${report.three.run.skipped ?? 'bench:three failed'})`}
 
+${modelsSection(readJson('bench/models.json'))}
 ![chart](chart.svg)
 `
 

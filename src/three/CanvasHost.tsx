@@ -36,14 +36,26 @@ type DebugHook = RenderStats & {
   restoreContext: () => void
 }
 
-/** `?debug3d[=flag,flag]`: `motion` plays motion on a software renderer, `main` forces that path. */
+/**
+ * `?debug3d[=flag,flag]`: `motion` plays motion on a software renderer, `main` forces that path;
+ * `original` fetches models as uploaded, `tier-low` or `tier-high` that tier's variant (the
+ * renderer's own tier stays the measured one).
+ */
 export function debugFlags(search: string): DebugFlags {
   const params = new URLSearchParams(search)
   const flags = (params.get('debug3d') ?? '').split(',')
+  const model = flags.includes('original')
+    ? 'original'
+    : flags.includes('tier-low')
+      ? 'low'
+      : flags.includes('tier-high')
+        ? 'high'
+        : 'tier'
   return {
     hook: params.has('debug3d'),
     motion: flags.includes('motion'),
     main: flags.includes('main'),
+    model,
   }
 }
 
@@ -232,6 +244,7 @@ function connect(
         tier: 'low',
         probeMs: 0,
         seq: 0,
+        models: {},
         sent: 0,
         loseContext: () => renderer.send({ type: 'lose-context' }),
         restoreContext: () => renderer.send({ type: 'restore-context' }),
@@ -293,6 +306,7 @@ function connect(
       viewport: viewport(),
       hidden: document.visibilityState === 'hidden',
       debug: flags,
+      base: document.baseURI,
     },
     receive,
   )

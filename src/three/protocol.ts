@@ -3,6 +3,7 @@
 // message crosses postMessage's structured clone (the worker's canvas is transferred once, in
 // `init`).
 import type { SceneSpec, ViewCommand } from './store'
+import type { ModelChoice } from './model-variant'
 
 /** A stage's box in CSS pixels, relative to the viewport (getBoundingClientRect's numbers). */
 export type Rect = { left: number; top: number; width: number; height: number }
@@ -17,8 +18,12 @@ export type SceneSlot = {
   rect: Rect
 }
 
-/** The `?debug3d` flags: `motion` plays motion on a software renderer; `main` forces that path. */
-export type DebugFlags = { hook: boolean; motion: boolean; main: boolean }
+/**
+ * The `?debug3d` flags: `motion` plays motion on a software renderer; `main` forces that path;
+ * `model` is the file a model slot fetches (`original`, `tier-low`, `tier-high`; by default the
+ * variant of the renderer's measured tier).
+ */
+export type DebugFlags = { hook: boolean; motion: boolean; main: boolean; model: ModelChoice }
 
 /** The canvas's size in CSS pixels, and the display's pixel ratio. */
 export type Viewport = { width: number; height: number; dpr: number }
@@ -32,6 +37,8 @@ export type ToRenderer =
       viewport: Viewport
       hidden: boolean
       debug: DebugFlags
+      /** The page's URL: model URLs of its origin are asked for as the tier's variant. */
+      base: string
     }
   | { type: 'slots'; slots: SceneSlot[] }
   /**
@@ -53,6 +60,20 @@ export type ToRenderer =
   /** The page no longer shows 3D: release the context (the main-thread path; a worker is ended). */
   | { type: 'dispose' }
 
+/** A loaded model as the renderer has it (`?debug3d`): what was fetched, and what it holds. */
+export type ModelInfo = {
+  /** The URL fetched: the tier's variant, or the original. */
+  url: string
+  /** The file's bytes as the renderer received them (after any content encoding). */
+  bytes: number
+  /** Triangles in the model's meshes (index or position counts), instances counted. */
+  triangles: number
+  /** Each distinct texture's size in pixels, as decoded. */
+  textures: { width: number; height: number; mimeType?: string }[]
+  /** The textures' GPU memory, estimated: mip chains of RGBA8, or a compressed file's levels. */
+  gpuTextureBytes: number
+}
+
 /** Figures the renderer reports with every frame while `?debug3d` is on. */
 export type RenderStats = {
   frames: number
@@ -69,6 +90,8 @@ export type RenderStats = {
   probeMs: number
   /** The last `rects` message this frame was drawn with. */
   seq: number
+  /** Each model slot's loaded model, by slot id. */
+  models: Record<string, ModelInfo>
 }
 
 /** A `securitypolicyviolation` event's fields, as the worker heard it. */

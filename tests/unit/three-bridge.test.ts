@@ -26,10 +26,25 @@ const slot = (id: string, top: number): SceneSlot => ({
 
 describe('?debug3d flags', () => {
   it('turns the hook on, and reads comma-separated flags', () => {
-    expect(debugFlags('')).toEqual({ hook: false, motion: false, main: false })
-    expect(debugFlags('?debug3d')).toEqual({ hook: true, motion: false, main: false })
-    expect(debugFlags('?debug3d=motion,main')).toEqual({ hook: true, motion: true, main: true })
-    expect(debugFlags('?debug3d=main')).toEqual({ hook: true, motion: false, main: true })
+    const none = { hook: false, motion: false, main: false, model: 'tier' }
+    expect(debugFlags('')).toEqual(none)
+    expect(debugFlags('?debug3d')).toEqual({ ...none, hook: true })
+    expect(debugFlags('?debug3d=motion,main')).toEqual({
+      ...none,
+      hook: true,
+      motion: true,
+      main: true,
+    })
+    expect(debugFlags('?debug3d=main')).toEqual({ ...none, hook: true, main: true })
+  })
+
+  it("names the model file to fetch: the tier's variant, the original, or a tier's", () => {
+    expect(debugFlags('?debug3d').model).toBe('tier')
+    expect(debugFlags('?debug3d=original').model).toBe('original')
+    expect(debugFlags('?debug3d=main,tier-low').model).toBe('low')
+    expect(debugFlags('?debug3d=tier-high,motion').model).toBe('high')
+    // Without the hook, no flag applies: `debug3d` is the switch.
+    expect(debugFlags('?original').model).toBe('tier')
   })
 })
 

@@ -15,7 +15,8 @@ import {
 import { useFrame, useThree } from '@react-three/fiber'
 import { PerspectiveCamera } from '@react-three/drei/core/PerspectiveCamera'
 import type { Texture } from 'three'
-import type { FromRenderer, SceneSlot } from '../protocol'
+import type { FromRenderer, ModelInfo, SceneSlot } from '../protocol'
+import type { ModelChoice } from '../model-variant'
 import { useSceneStore, type SceneStore } from './scene-store'
 
 /** What every scene needs from the renderer. */
@@ -32,6 +33,12 @@ type HostState = {
   store: SceneStore
   /** Tells the page something (progress, errors). */
   report: (message: FromRenderer) => void
+  /**
+   * Which file a model slot fetches (`choice`: the tier's variant unless `?debug3d` names
+   * another), model URLs of `base`'s origin being the site's; and, with `?debug3d`, where each
+   * slot notes what it loaded (`loaded`, reported with the frame's figures).
+   */
+  model: { choice: ModelChoice; base: string; loaded: Record<string, ModelInfo> | null }
 }
 export const HostContext = createContext<HostState | null>(null)
 

@@ -34,7 +34,14 @@ import { Boundary, caughtErrors, HostContext, mayAnimate } from './host-context'
 import { createSceneStore, onCanvas, useSceneStore, type SceneStore } from './scene-store'
 import { dprCeiling, median, nextDpr, startDpr, tierFromProbe, type Tier } from './resolution'
 import { probeGpu } from './gpu-probe'
-import type { DebugFlags, FromRenderer, SceneSlot, ToRenderer, Viewport } from '../protocol'
+import type {
+  DebugFlags,
+  FromRenderer,
+  ModelInfo,
+  SceneSlot,
+  ToRenderer,
+  Viewport,
+} from '../protocol'
 
 // R3F's <Canvas> registers three's classes as JSX elements; a root made with createRoot (needed
 // for an OffscreenCanvas) must do it itself.
@@ -61,7 +68,13 @@ function reportCaughtOnce() {
 }
 
 /** What `startRenderer` needs to begin: the `init` message without its canvas. */
-export type RendererInit = { viewport: Viewport; hidden: boolean; debug: DebugFlags }
+export type RendererInit = {
+  viewport: Viewport
+  hidden: boolean
+  debug: DebugFlags
+  /** The page's URL: model URLs of its origin are asked for as the tier's variant. */
+  base: string
+}
 
 /**
  * Compiles the view's shaders without stalling (KHR_parallel_shader_compile, through
@@ -209,6 +222,10 @@ type Shared = {
   /** The GPU probe's median draw time, in ms. */
   probeMs: number
   debug: DebugFlags
+  /** The page's URL (see `RendererInit`). */
+  base: string
+  /** Each model slot's loaded model (`?debug3d`), by slot id. */
+  models: Record<string, ModelInfo>
   /** The display's pixel ratio as the page last sent it, and the renderer's ceiling for it. */
   display: { deviceDpr: number; ceiling: number }
   /** The last `rects` message applied (a number the bridge sends with them). */
@@ -222,7 +239,8 @@ type Shared = {
  * figures.
  */
 function FrameBookkeeping({ shared, lost }: { shared: Shared; lost: boolean }) {
-  const { store, report, drawn, waiting, hidden, tier, probeMs, debug, display, rects } = shared
+  const { store, report, drawn, waiting, hidden, tier, probeMs, debug, display, rects, models } =
+    shared
   const gl = useThree((s) => s.gl)
   const setDpr = useThree((s) => s.setDpr)
   const sample = useRef({ frames: 0, since: 0, total: 0 })
@@ -279,6 +297,7 @@ function FrameBookkeeping({ shared, lost }: { shared: Shared; lost: boolean }) {
         tier,
         probeMs,
         seq: rects.seq,
+        models: { ...models },
       })
     if (lost) return
     const ids = [...drawn].filter((id) => waiting.has(id))
@@ -301,7 +320,7 @@ function Scenes({
   lost: boolean
   generation: number
 }) {
-  const { store, report, ready, hidden, tier, debug } = shared
+  const { store, report, ready, hidden, tier, debug, base, models } = shared
   useSceneStore(store)
   const slots = useAdmitted(store.slots())
   const gl = useThree((s) => s.gl)
@@ -310,8 +329,16 @@ function Scenes({
     [gl, lost, tier],
   )
   const host = useMemo(
-    () => ({ hidden, environment, tier, forceMotion: debug.motion, store, report }),
-    [hidden, environment, tier, debug.motion, store, report],
+    () => ({
+      hidden,
+      environment,
+      tier,
+      forceMotion: debug.motion,
+      store,
+      report,
+      model: { choice: debug.model, base, loaded: debug.hook ? models : null },
+    }),
+    [hidden, environment, tier, debug.motion, debug.model, debug.hook, base, models, store, report],
   )
   return (
     <HostContext.Provider value={host}>
@@ -484,6 +511,8 @@ export function startRenderer(
             tier,
             probeMs,
             debug: init.debug,
+            base: init.base,
+            models: {},
             display,
             rects,
           }

@@ -4,10 +4,11 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { useFrame, useLoader, useThree } from '@react-three/fiber'
 import { Box3, Sphere, Spherical, Vector3, type Group, type PerspectiveCamera } from 'three'
-import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js'
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js'
 import { clone as cloneSkinned } from 'three/examples/jsm/utils/SkeletonUtils.js'
 import { configureGltfLoader } from '../gltf-loader'
+import { MeasuredGLTFLoader, modelInfo } from '../model-info'
+import { modelUrlFor } from '../../model-variant'
 import { useModelAnimation } from './model-animation'
 import {
   SceneCamera,
@@ -69,12 +70,15 @@ function applyCommand(orbit: OrbitControls, camera: PerspectiveCamera, command: 
 }
 
 function Model({ slot, spec }: { slot: SceneSlot; spec: Spec }) {
-  const { report, store } = useHost()
+  const { report, store, tier, model: fetching } = useHost()
   const gl = useThree((s) => s.gl)
+  // The variant made for the tier the renderer measured, asked for before anything is fetched
+  // (a model of another origin as it is): its bytes are the ones the progress counts.
+  const url = modelUrlFor(spec.url, fetching.choice, tier, fetching.base)
   // Decoders from the site's own origin, fetched only for a model that needs them.
   const gltf = useLoader(
-    GLTFLoader,
-    spec.url,
+    MeasuredGLTFLoader,
+    url,
     (loader) => configureGltfLoader(loader, gl),
     (event) =>
       report({
@@ -83,6 +87,15 @@ function Model({ slot, spec }: { slot: SceneSlot; spec: Spec }) {
         progress: event.total ? Math.min(1, event.loaded / event.total) : null,
       }),
   )
+  // `?debug3d`: what was fetched and what it holds, reported with the frame's figures.
+  const loaded = fetching.loaded
+  useEffect(() => {
+    if (!loaded) return
+    loaded[slot.id] = modelInfo(gltf, url)
+    return () => {
+      delete loaded[slot.id]
+    }
+  }, [loaded, slot.id, gltf, url])
   // A copy of its own for each slot (the loader caches one model per URL); skinned meshes keep
   // their bones.
   const model = useMemo(() => cloneSkinned(gltf.scene), [gltf])

@@ -1,0 +1,147 @@
+// The showcase's model viewer going live, as a visitor on a phone meets it: headless Chromium at
+// a phone's viewport with the CPU slowed 4×, the page loaded and quiet, then the visitor scrolls
+// to the viewer (the slot's engagement, which starts the 3D). Measured: the time from that scroll
+// to the viewer live, the longest main-thread task in that time (a PerformanceObserver on
+// `longtask`), whether the model's texture shows (the corpus's checker), the decoders fetched,
+// and (`?debug3d`) what the renderer loaded. The viewer's model is whatever `serve` answers for
+// the lamp's URL. Shared by `npm run bench:models-corpus` and `npm run bench:models`.
+import type { Browser, Route } from '@playwright/test'
+import sharp from 'sharp'
+import type { ModelInfo } from '../../src/three/protocol'
+import { textureShares } from '../../tests/fixtures/model-corpus'
+
+export const CPU = 4
+export const PHONE = {
+  viewport: { width: 412, height: 823 },
+  deviceScaleFactor: 1.75,
+  isMobile: true,
+}
+
+export type LiveRun = {
+  state: string
+  textured: boolean
+  decoderBytes: number
+  decoders: string[]
+  timeToLiveMs: number
+  longestTaskMs: number
+  /** The renderer's tier and the viewer's model as it reported them (`?debug3d`). */
+  tier: string | null
+  model: ModelInfo | null
+}
+
+/** The lamp the showcase's viewer shows: its requests are the viewer's model's. */
+export const isLamp = (url: URL) => url.pathname.endsWith('/models/lamp.glb')
+
+/**
+ * Opens `origin`'s showcase (`?debug3d`, plus `flags`) on a phone, lets `serve` answer the
+ * viewer's model, and measures the viewer going live after the visitor's scroll.
+ */
+export async function measureLive(
+  browser: Browser,
+  origin: string,
+  serve: (route: Route) => Promise<void>,
+  flags = '',
+): Promise<LiveRun> {
+  const context = await browser.newContext({ ...PHONE, hasTouch: true })
+  const page = await context.newPage()
+  const cdp = await context.newCDPSession(page)
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU })
+  const decoders = new Map<string, number>()
+  page.on('response', async (response) => {
+    const url = new URL(response.url())
+    if (!url.pathname.startsWith('/3d-decoders/') && !url.pathname.includes('/_next/static/'))
+      return
+    if (!url.pathname.startsWith('/3d-decoders/') && !/draco|basis/.test(url.pathname)) return
+    // As they came over the wire (compressed where the server compressed them).
+    const bytes = await response
+      .request()
+      .sizes()
+      .then(
+        (sizes) => sizes.responseBodySize,
+        () => 0,
+      )
+    decoders.set(url.pathname.split('/').pop()!, bytes)
+  })
+  await context.route(isLamp, serve)
+  // tsx (esbuild, keepNames) wraps named functions in the callbacks below with `__name`, which the
+  // page does not have.
+  await page.addInitScript('globalThis.__name = (fn) => fn')
+  await page.addInitScript(() => {
+    const w = window as unknown as { __tasks: { start: number; duration: number }[] }
+    w.__tasks = []
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries())
+        w.__tasks.push({ start: entry.startTime, duration: entry.duration })
+    }).observe({ type: 'longtask', buffered: true })
+  })
+  await page.goto(`${origin}/en-us/showcase?debug3d${flags ? `=${flags}` : ''}`, {
+    waitUntil: 'load',
+  })
+  await page.waitForTimeout(1500)
+  const result = await page.evaluate(
+    () =>
+      new Promise<{ state: string; start: number; end: number }>((resolve) => {
+        const slot = document.querySelector('[data-3d-kind="viewer"]')!
+        const start = performance.now()
+        const settled = () => {
+          const state = slot.getAttribute('data-3d-state')
+          if (state === 'live' || state === 'error' || state === 'unsupported') {
+            observer.disconnect()
+            resolve({ state: state!, start, end: performance.now() })
+            return true
+          }
+          return false
+        }
+        const observer = new MutationObserver(settled)
+        observer.observe(slot, { attributes: true, attributeFilter: ['data-3d-state'] })
+        setTimeout(() => {
+          observer.disconnect()
+          resolve({ state: 'timeout', start, end: performance.now() })
+        }, 90_000)
+        // The visitor scrolls to the viewer: the 3D starts with that engagement.
+        slot.scrollIntoView({ block: 'center' })
+        settled()
+      }),
+  )
+  const tasks = await page.evaluate(
+    () => (window as unknown as { __tasks: { start: number; duration: number }[] }).__tasks,
+  )
+  const longest = Math.max(
+    0,
+    ...tasks
+      .filter((t) => t.start + t.duration >= result.start && t.start <= result.end)
+      .map((t) => t.duration),
+  )
+  let textured = false
+  if (result.state === 'live') {
+    await page.waitForTimeout(500)
+    const png = await page.locator('[data-3d-kind="viewer"] [data-3d-stage]').screenshot()
+    const shares = textureShares(await sharp(png).removeAlpha().raw().toBuffer())
+    textured = shares.red > 0.01 && shares.green > 0.01
+  }
+  // What the renderer says it loaded (a build before `models` existed reports none).
+  const reported = await page.evaluate(() => {
+    const hook = (
+      window as unknown as {
+        __facet3d?: { tier: string; models?: Record<string, { url: string }> }
+      }
+    ).__facet3d
+    const model = Object.values(hook?.models ?? {}).find((m) =>
+      new URL(m.url).pathname.endsWith('/models/lamp.glb'),
+    )
+    return { tier: hook?.tier ?? null, model: model ?? null }
+  })
+  await context.close()
+  return {
+    state: result.state,
+    textured,
+    decoderBytes: [...decoders.values()].reduce((a, b) => a + b, 0),
+    decoders: [...decoders.keys()].sort(),
+    timeToLiveMs: Math.round(result.end - result.start),
+    longestTaskMs: Math.round(longest),
+    tier: reported.tier,
+    model: reported.model as ModelInfo | null,
+  }
+}
+
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
