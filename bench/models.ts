@@ -7,7 +7,7 @@
 // default), then:
 //
 // - **Variants**: the original and `?tier=low|high` fetched from the site, each read for its bytes,
-//   triangles, texture sizes and the textures' GPU memory (tests/fixtures/model-inspect.ts).
+//   triangles, texture sizes and the textures' GPU memory (services/content-api/models/inspect.ts).
 // - **Warm time to live**: the viewer shows the model (the lamp's requests, query and all, sent to
 //   the model's path), its variant made beforehand; from the visitor's scroll to live, headless
 //   Chromium at a phone's viewport, CPU 4× slower, on the worker path; the longest main-thread task
@@ -31,7 +31,7 @@ import { Logger, NodeIO } from '@gltf-transform/core'
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions'
 import { chromiumArgs, chromiumPath } from '../playwright.config'
 import { CORPUS, modelCorpus } from '../tests/fixtures/model-corpus'
-import { inspectModel, type ModelFigures } from '../tests/fixtures/model-inspect'
+import { inspectModel, type ModelStats as ModelFigures } from '../services/content-api/models/inspect'
 import { serveModel, unserveModels } from '../tests/fixtures/served-models'
 import { CPU, measureLive, median, PHONE, type LiveRun } from './lib/viewer-live'
 import { writeModelsSection } from './lib/models-report.mjs'
@@ -337,7 +337,7 @@ async function main() {
     cold: colds,
     checks: budgets,
     inspectedWith:
-      'tests/fixtures/model-inspect.ts (the contract of services/content-api/models/inspect.ts)',
+      'services/content-api/models/inspect.ts',
   }
   writeFileSync('bench/models.json', JSON.stringify(report, null, 2) + '\n')
   writeModelsSection('bench/report.md', report)

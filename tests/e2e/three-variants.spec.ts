@@ -8,7 +8,7 @@
 import { expect, test, type Page } from '@playwright/test'
 import type { ModelInfo } from '@/three/protocol'
 import { modelCorpus } from '../fixtures/model-corpus'
-import { inspectModel } from '../fixtures/model-inspect'
+import { inspectModel } from '../../services/content-api/models/inspect'
 import { serveModel, unserveModels } from '../fixtures/served-models'
 import { changedShare, frames, pixels, slot, waitLive, type Pixels } from './three-helpers'
 

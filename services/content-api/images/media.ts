@@ -311,6 +311,14 @@ async function asIs(
   const body = await readFile(file)
   return new Response(new Uint8Array(body), {
     status: 200,
-    headers: { ...headers, 'Content-Length': String(body.length) },
+    headers: { ...headers, 'Content-Length': String(body.length), ...fileSize(file, body.length) },
   })
+}
+
+/**
+ * `X-File-Size` on a model: three's FileLoader reads it (before `Content-Length`, which a
+ * compressing layer in between may drop) to report a download's progress, which the viewer shows.
+ */
+export function fileSize(file: string, bytes: number): Record<string, string> {
+  return /\.(glb|gltf)$/i.test(file) ? { 'X-File-Size': String(bytes) } : {}
 }

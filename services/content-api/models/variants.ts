@@ -112,7 +112,12 @@ export function createModelVariants({
     }
     return new Response(new Uint8Array(body), {
       status: 200,
-      headers: { ...headers, 'Content-Length': String(body.length) },
+      // X-File-Size: the viewer's progress (see fileSize in ../images/media.ts).
+      headers: {
+        ...headers,
+        'Content-Length': String(body.length),
+        'X-File-Size': String(body.length),
+      },
     })
   }
 

@@ -137,6 +137,8 @@ export function createModelProxy({ extraHosts = [], variants: options }: ModelPr
           ...CACHING,
           'Content-Type': json ? 'model/gltf+json' : 'model/gltf-binary',
           'Content-Length': String(body.byteLength),
+          // three's FileLoader reads it for the viewer's progress, before Content-Length.
+          'X-File-Size': String(body.byteLength),
         },
       })
     } catch (error) {
