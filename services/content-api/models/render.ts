@@ -34,7 +34,8 @@ export function renderModel(bytes: Uint8Array, params: ModelParams): Promise<Ren
   if (!existsSync(WORKER))
     return Promise.reject(new Error(`the model worker is missing: ${WORKER}`))
   return new Promise((resolve, reject) => {
-    const child = fork(WORKER, [], {
+    // turbopackIgnore: the server's bundler would otherwise try to bundle the child's entry.
+    const child = fork(/* turbopackIgnore: true */ WORKER, [], {
       execArgv: ['--import', 'tsx'],
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
