@@ -31,7 +31,10 @@ import { Logger, NodeIO } from '@gltf-transform/core'
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions'
 import { chromiumArgs, chromiumPath } from '../playwright.config'
 import { CORPUS, modelCorpus } from '../tests/fixtures/model-corpus'
-import { inspectModel, type ModelStats as ModelFigures } from '../services/content-api/models/inspect'
+import {
+  inspectModel,
+  type ModelStats as ModelFigures,
+} from '../services/content-api/models/inspect'
 import { serveModel, unserveModels } from '../tests/fixtures/served-models'
 import { CPU, measureLive, median, PHONE, type LiveRun } from './lib/viewer-live'
 import { writeModelsSection } from './lib/models-report.mjs'
@@ -336,8 +339,7 @@ async function main() {
     rows,
     cold: colds,
     checks: budgets,
-    inspectedWith:
-      'services/content-api/models/inspect.ts',
+    inspectedWith: 'services/content-api/models/inspect.ts',
   }
   writeFileSync('bench/models.json', JSON.stringify(report, null, 2) + '\n')
   writeModelsSection('bench/report.md', report)
