@@ -7,12 +7,11 @@
 // the visitor's scroll to the viewer (which starts the 3D) to the viewer live, and the longest
 // main-thread task in that time. Median of N runs (3). Writes bench/models-corpus.json.
 import { writeFileSync } from 'node:fs'
-import os from 'node:os'
 import { parseArgs } from 'node:util'
 import { chromium, type Browser } from '@playwright/test'
 import { chromiumArgs, chromiumPath } from '../playwright.config'
 import { CORPUS, modelCorpus } from '../tests/fixtures/model-corpus'
-import { CPU, measureLive, median, PHONE, type LiveRun } from './lib/viewer-live'
+import { environment, measureLive, median, type LiveRun } from './lib/viewer-live'
 
 const { values } = parseArgs({
   options: {
@@ -87,10 +86,7 @@ async function main() {
     JSON.stringify(
       {
         date: new Date().toISOString(),
-        environment: `headless Chromium (SwiftShader), ${PHONE.viewport.width}×${PHONE.viewport.height} at ${PHONE.deviceScaleFactor}×, CPU ${CPU}× slower, ${os.cpus().length} cores, load average ${os
-          .loadavg()
-          .map((l) => l.toFixed(2))
-          .join(' ')}`,
+        environment: environment(),
         runs: RUNS,
         origins: ORIGINS,
         rows,

@@ -27,8 +27,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { chromium } from '@playwright/test'
-import { Logger, NodeIO } from '@gltf-transform/core'
-import { ALL_EXTENSIONS } from '@gltf-transform/extensions'
+import { modelIO } from '../services/content-api/models/io'
 import { chromiumArgs, chromiumPath } from '../playwright.config'
 import { CORPUS, modelCorpus } from '../tests/fixtures/model-corpus'
 import {
@@ -36,7 +35,7 @@ import {
   type ModelStats as ModelFigures,
 } from '../services/content-api/models/inspect'
 import { serveModel, unserveModels } from '../tests/fixtures/served-models'
-import { CPU, measureLive, median, PHONE, type LiveRun } from './lib/viewer-live'
+import { environment, measureLive, median, type LiveRun } from './lib/viewer-live'
 import { writeModelsSection } from './lib/models-report.mjs'
 
 const { values } = parseArgs({
@@ -162,8 +161,7 @@ async function visit(origin: string, page: string) {
  * visits' slowest page and image.
  */
 async function cold(origin: string, label: string, file: string) {
-  const io = new NodeIO().setLogger(new Logger(Logger.Verbosity.ERROR))
-  io.registerExtensions(ALL_EXTENSIONS)
+  const io = await modelIO()
   const doc = await io.read(file)
   doc.getRoot().setExtras({ bench: `${label}-${Date.now()}` })
   const copy = path.join(os.tmpdir(), `facet-bench-cold-${process.pid}.glb`)
@@ -329,10 +327,7 @@ async function main() {
   }
   const report = {
     date: new Date().toISOString(),
-    environment: `headless Chromium (SwiftShader), ${PHONE.viewport.width}×${PHONE.viewport.height} at ${PHONE.deviceScaleFactor}×, CPU ${CPU}× slower, ${os.cpus().length} cores, load average ${os
-      .loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}`,
+    environment: environment(),
     runs: RUNS,
     origins: ORIGINS,
     budgets: BUDGETS,

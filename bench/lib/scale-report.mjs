@@ -1,7 +1,7 @@
 // The "Content at scale" section of bench/report.md, from bench/scale.json (`npm run bench:scale`).
 // `npm run bench` puts it in the report it writes; `npm run bench:scale` replaces the section in
 // the report that is there, so the table is current without running every other benchmark.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { writeSection } from './report-section.mjs'
 
 const HEADING = '## Content at scale'
 
@@ -108,15 +108,5 @@ ${runs.join('\n')}`
 
 /** Replaces the section in an existing report (or adds it at the end). */
 export function writeScaleSection(reportFile, report) {
-  const section = scaleSection(report)
-  if (!existsSync(reportFile)) return writeFileSync(reportFile, `${section}\n`)
-  const md = readFileSync(reportFile, 'utf8')
-  const start = md.indexOf(`${HEADING}\n`)
-  if (start < 0) return writeFileSync(reportFile, `${md.trimEnd()}\n\n${section}`)
-  const next = md.indexOf('\n## ', start + HEADING.length)
-  const end = next < 0 ? md.length : next + 1
-  writeFileSync(
-    reportFile,
-    `${md.slice(0, start)}${section}${next < 0 ? '' : '\n'}${md.slice(end)}`,
-  )
+  writeSection(reportFile, HEADING, scaleSection(report))
 }

@@ -5,6 +5,7 @@
 // `longtask`), whether the model's texture shows (the corpus's checker), the decoders fetched,
 // and (`?debug3d`) what the renderer loaded. The viewer's model is whatever `serve` answers for
 // the lamp's URL. Shared by `npm run bench:models-corpus` and `npm run bench:models`.
+import os from 'node:os'
 import type { Browser, Route } from '@playwright/test'
 import sharp from 'sharp'
 import type { ModelInfo } from '../../src/three/protocol'
@@ -15,6 +16,15 @@ export const PHONE = {
   viewport: { width: 412, height: 823 },
   deviceScaleFactor: 1.75,
   isMobile: true,
+}
+
+/** The measuring setup, for a bench's JSON: browser, screen, CPU rate, cores and load now. */
+export function environment(): string {
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')
+  return `headless Chromium (SwiftShader), ${PHONE.viewport.width}×${PHONE.viewport.height} at ${PHONE.deviceScaleFactor}×, CPU ${CPU}× slower, ${os.cpus().length} cores, load average ${load}`
 }
 
 export type LiveRun = {
