@@ -13,6 +13,7 @@ import { rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
+import { imagesOf } from './lib/page-images.mjs'
 
 const { values: args } = parseArgs({
   options: {
@@ -52,24 +53,6 @@ async function start(dir) {
     child.kill('SIGTERM')
     await exited
   }
-}
-
-/** The URL of each image of the page that a phone at 2× loads. */
-function imagesOf(html) {
-  return [...html.matchAll(/<img\b[^>]*>/g)].flatMap(([tag]) => {
-    const attr = (name) =>
-      tag.match(new RegExp(`\\s${name}="([^"]*)"`, 'i'))?.[1]?.replaceAll('&amp;', '&')
-    const candidates = (attr('srcset') ?? '')
-      .split(', ')
-      .filter(Boolean)
-      .map((c) => {
-        const [url, width] = c.trim().split(/\s+/)
-        return { url, width: Number.parseInt(width ?? '', 10) }
-      })
-    const wide = candidates.filter((c) => c.width >= 828).sort((a, b) => a.width - b.width)[0]
-    const url = wide?.url ?? candidates.at(-1)?.url ?? attr('src')
-    return url ? [url] : []
-  })
 }
 
 /** One visit: the page, then its images; returns the images' time in ms and their statuses. */

@@ -37,6 +37,7 @@ import {
 import { serveModel, unserveModels } from '../tests/fixtures/served-models'
 import { environment, measureLive, median, type LiveRun } from './lib/viewer-live'
 import { writeModelsSection } from './lib/models-report.mjs'
+import { imagesOf } from './lib/page-images.mjs'
 
 const { values } = parseArgs({
   options: {
@@ -113,24 +114,6 @@ async function variants(origin: string, sitePath: string): Promise<Record<string
     out[tier] = { ...figures, maxTexturePx: maxPx(figures), firstMs: first.ms }
   }
   return out
-}
-
-/** The URL of each image of a page that a phone at 2× loads (as bench/image-flood.mjs). */
-function imagesOf(html: string): string[] {
-  return [...html.matchAll(/<img\b[^>]*>/g)].flatMap(([tag]) => {
-    const attr = (name: string) =>
-      tag.match(new RegExp(`\\s${name}="([^"]*)"`, 'i'))?.[1]?.replaceAll('&amp;', '&')
-    const candidates = (attr('srcset') ?? '')
-      .split(', ')
-      .filter(Boolean)
-      .map((c) => {
-        const [url, width] = c.trim().split(/\s+/)
-        return { url: url!, width: Number.parseInt(width ?? '', 10) }
-      })
-    const wide = candidates.filter((c) => c.width >= 828).sort((a, b) => a.width - b.width)[0]
-    const url = wide?.url ?? candidates.at(-1)?.url ?? attr('src')
-    return url ? [url] : []
-  })
 }
 
 const ACCEPT = 'image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8'
