@@ -243,6 +243,7 @@ function connect(
         ceiling: 1,
         tier: 'low',
         probeMs: 0,
+        antialias: false,
         seq: 0,
         models: {},
         sent: 0,

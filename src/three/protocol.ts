@@ -88,6 +88,8 @@ export type RenderStats = {
   tier: 'high' | 'low'
   /** The GPU probe's time for one draw (median, ms), which chose the tier. */
   probeMs: number
+  /** Whether the canvas's context multisamples (MSAA): in a worker, only on the high tier. */
+  antialias: boolean
   /** The last `rects` message this frame was drawn with. */
   seq: number
   /** Each model slot's loaded model, by slot id. */

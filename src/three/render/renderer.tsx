@@ -296,6 +296,7 @@ function FrameBookkeeping({ shared, lost }: { shared: Shared; lost: boolean }) {
         ceiling: display.ceiling,
         tier,
         probeMs,
+        antialias: gl.getContext().getContextAttributes()?.antialias ?? false,
         seq: rects.seq,
         models: { ...models },
       })
@@ -477,9 +478,42 @@ export function startRenderer(
   }
 
   const { width, height } = init.viewport
+  const timeGpu = async (gl: WebGLRenderer) => {
+    const samples = await probeGpu(gl)
+    tier = tierFromProbe(samples)
+    probeMs = median(samples.slice(1))
+  }
+  // In a worker, the tier is known before the canvas's context is made, so that context is made
+  // for it: multisampling (MSAA) only on the high tier. On a software renderer every sample is
+  // the CPU's work, and with software compositing each frame is read back too. Traced on the showcase
+  // in a window (SwiftShader), a frame's read-back waited a median 35 ms without MSAA, 61 ms with
+  // it, and a key's frame waits behind it (docs/3d.md, "Input as the 3D arrives"). The
+  // probe draws on a throwaway context of a 1 × 1 OffscreenCanvas (it draws into its own target),
+  // released before the canvas's context is made. On the main-thread path a second context would
+  // cost the page's thread its creation; there the probe uses the canvas's own context.
+  const inWorker = typeof OffscreenCanvas !== 'undefined' && canvas instanceof OffscreenCanvas
+  const probedFirst = async () => {
+    if (!inWorker) return
+    let gl: WebGLRenderer | null = null
+    try {
+      gl = new WebGLRenderer({ canvas: new OffscreenCanvas(1, 1), antialias: false })
+    } catch {
+      return // No context for the probe: it runs on the canvas's own, below.
+    }
+    try {
+      await timeGpu(gl)
+    } catch {
+      probeMs = NaN // The canvas's own context is timed instead.
+    } finally {
+      gl.dispose()
+      gl.forceContextLoss()
+    }
+  }
+  let probed = false
   // The context is made in a task of its own (on the main-thread path, the module's evaluation
   // came just before).
   new Promise((resolve) => setTimeout(resolve))
+    .then(() => probedFirst().then(() => (probed = Number.isFinite(probeMs))))
     .then(() =>
       root.configure({
         frameloop: 'demand',
@@ -487,15 +521,13 @@ export function startRenderer(
         // Pixel ratio 1 until the tier is known: a software renderer keeps it (no larger buffer
         // is allocated only to be dropped); a GPU gets its own below.
         dpr: 1,
-        gl: createGl,
+        gl: (defaults) => createGl({ ...defaults, antialias: probed ? tier === 'high' : true }),
       }),
     )
     // The tier from what this device does: a few timed draws, each a task of its own.
     .then(async () => {
       if (!renderer) throw new Error('no WebGL renderer was made')
-      const samples = await probeGpu(renderer)
-      tier = tierFromProbe(samples)
-      probeMs = median(samples.slice(1))
+      if (!probed) await timeGpu(renderer)
     })
     .then(
       () => {
