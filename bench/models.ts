@@ -46,6 +46,8 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '3' },
     models: { type: 'string' },
     'skip-cold': { type: 'boolean', default: false },
+    /** Where each thread's time went in each origin's first run, scroll to live: FILE.<model>.<origin>.json */
+    trace: { type: 'string' },
     'project-page': { type: 'string', default: '/en-us/work/kiln-museum' },
   },
 })
@@ -266,12 +268,18 @@ async function main() {
       for (let i = 0; i < RUNS; i++)
         for (const { label, url } of ORIGINS)
           (runs[label] ??= []).push(
-            await measureLive(browser, url, (route) => {
-              const asked = new URL(route.request().url())
-              return route.continue({
-                url: new URL(served[label]!.path + asked.search, asked).href,
-              })
-            }),
+            await measureLive(
+              browser,
+              url,
+              (route) => {
+                const asked = new URL(route.request().url())
+                return route.continue({
+                  url: new URL(served[label]!.path + asked.search, asked).href,
+                })
+              },
+              '',
+              values.trace && i === 0 ? `${values.trace}.${name}.${label}.json` : undefined,
+            ),
           )
       for (const { label } of ORIGINS) {
         const r = runs[label]!

@@ -155,3 +155,74 @@ export function namedLongTasks(
     }
   })
 }
+
+/**
+ * Where every thread's time went between the page's `bench-trace-zero` mark and its
+ * `bench-trace-end` mark: for each thread busy over `minMs` in that span (the page's main thread,
+ * its workers, the GPU process, the compositor…), its busy time (top-level tasks) and the trace
+ * events and sampled functions that took the most of it. For work that leaves the main thread,
+ * where `namedLongTasks` sees nothing.
+ */
+export function threadTimes(trace, { minMs = 50, top = 8 } = {}) {
+  const events = trace.traceEvents ?? trace
+  const zero = events.find((e) => e.name === 'bench-trace-zero')
+  const end = events.find((e) => e.name === 'bench-trace-end')
+  const from = zero.ts
+  const to = end?.ts ?? Math.max(...events.map((e) => e.ts ?? 0))
+  const names = new Map()
+  for (const e of events)
+    if (e.ph === 'M' && (e.name === 'thread_name' || e.name === 'process_name'))
+      names.set(e.name === 'thread_name' ? `${e.pid}:${e.tid}` : `${e.pid}`, e.args?.name ?? '')
+  const byThread = new Map()
+  for (const e of events) {
+    if (e.ph !== 'X' || !e.dur || e.ts + e.dur < from || e.ts > to) continue
+    const key = `${e.pid}:${e.tid}`
+    if (!byThread.has(key)) byThread.set(key, [])
+    byThread.get(key).push(e)
+  }
+  const clip = (e) => Math.max(0, Math.min(e.ts + e.dur, to) - Math.max(e.ts, from))
+  const rows = []
+  for (const [key, list] of byThread) {
+    // Busy: the union of the thread's outermost slices.
+    list.sort((a, b) => a.ts - b.ts || b.dur - a.dur)
+    let busy = 0
+    let reach = -Infinity
+    for (const e of list) {
+      const start = Math.max(e.ts, from, reach)
+      const stop = Math.min(e.ts + e.dur, to)
+      if (stop > start) busy += stop - start
+      reach = Math.max(reach, e.ts + e.dur)
+    }
+    if (busy < minMs * 1000) continue
+    const total = new Map()
+    for (const e of list) {
+      if (e.name === 'ThreadControllerImpl::RunTask' || e.name === 'ThreadPool_RunTask') continue
+      total.set(e.name, (total.get(e.name) ?? 0) + clip(e))
+    }
+    const samples = samplesOf(events, key).filter((s) => s.ts >= from && s.ts <= to)
+    const interval =
+      samples.length > 1 ? (samples.at(-1).ts - samples[0].ts) / (samples.length - 1) : 0
+    const self = new Map()
+    for (const s of samples) {
+      const leaf = s.frames[0]
+      if (!leaf) continue
+      const owner = s.frames.find((f) => f.url) ?? leaf
+      const name = `${leaf.functionName || '(anonymous)'}${owner.url ? ` ${chunkName(owner.url)}:${owner.lineNumber + 1}:${owner.columnNumber + 1}` : ''}`
+      self.set(name, (self.get(name) ?? 0) + interval)
+    }
+    const [pid] = key.split(':')
+    rows.push({
+      thread: `${names.get(pid) ?? pid} / ${names.get(key) ?? key}`,
+      busyMs: ms(busy),
+      events: [...total.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, top)
+        .map(([name, us]) => `${ms(us)} ms ${name}`),
+      functions: [...self.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, top)
+        .map(([name, us]) => `${ms(us)} ms ${name}`),
+    })
+  }
+  return { spanMs: ms(to - from), threads: rows.sort((a, b) => b.busyMs - a.busyMs) }
+}

@@ -5,11 +5,13 @@
 // `longtask`), whether the model's texture shows (the corpus's checker), the decoders fetched,
 // and (`?debug3d`) what the renderer loaded. The viewer's model is whatever `serve` answers for
 // the lamp's URL. Shared by `npm run bench:models-corpus` and `npm run bench:models`.
+import { writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import type { Browser, Route } from '@playwright/test'
 import sharp from 'sharp'
 import type { ModelInfo } from '../../src/three/protocol'
 import { textureShares } from '../../tests/fixtures/model-corpus'
+import { TASK_TRACE_CATEGORIES, threadTimes } from './trace-tasks.mjs'
 
 export const CPU = 4
 export const PHONE = {
@@ -51,6 +53,8 @@ export async function measureLive(
   origin: string,
   serve: (route: Route) => Promise<void>,
   flags = '',
+  /** Trace every thread from the scroll to live, and write where their time went here. */
+  tracePath?: string,
 ): Promise<LiveRun> {
   const context = await browser.newContext({ ...PHONE, hasTouch: true })
   const page = await context.newPage()
@@ -88,14 +92,16 @@ export async function measureLive(
     waitUntil: 'load',
   })
   await page.waitForTimeout(1500)
+  if (tracePath) await browser.startTracing(page, { categories: TASK_TRACE_CATEGORIES })
   const result = await page.evaluate(
     () =>
       new Promise<{ state: string; start: number; end: number }>((resolve) => {
         const slot = document.querySelector('[data-3d-kind="viewer"]')!
-        const start = performance.now()
+        const start = performance.mark('bench-trace-zero').startTime
         const settled = () => {
           const state = slot.getAttribute('data-3d-state')
           if (state === 'live' || state === 'error' || state === 'unsupported') {
+            performance.mark('bench-trace-end')
             observer.disconnect()
             resolve({ state: state!, start, end: performance.now() })
             return true
@@ -113,6 +119,12 @@ export async function measureLive(
         settled()
       }),
   )
+  if (tracePath) {
+    const raw = await browser.stopTracing()
+    // The raw trace beside the summary, for DevTools' Performance panel.
+    await writeFile(tracePath.replace(/(\.json)?$/, '.trace.json'), raw)
+    await writeFile(tracePath, JSON.stringify(threadTimes(JSON.parse(raw.toString())), null, 2))
+  }
   const tasks = await page.evaluate(
     () => (window as unknown as { __tasks: { start: number; duration: number }[] }).__tasks,
   )
