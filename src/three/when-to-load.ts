@@ -14,10 +14,34 @@ const ENGAGEMENT = ['pointermove', 'pointerdown', 'touchstart', 'wheel', 'scroll
 export const QUIET_MS = 5000
 
 /**
- * Calls `callback` once: at the visitor's first engagement, or after `load` followed by
- * `QUIET_MS` without a long task. Returns a function that cancels the wait.
+ * Whether the visitor engaged before anyone listened: a page still hydrating (its scripts at 4×
+ * CPU on a busy phone) misses a scroll, a tap or a key, and the 3D would then wait out the quiet
+ * window though the visitor is already there; traced, a viewer scrolled to during hydration went
+ * live 7.6 s after the scroll instead of 2.5 s. A page scrolled away from its top, or a visitor
+ * who has pressed or tapped (the sticky user activation), counts. A page opened at an anchor or
+ * at a restored position counts too: the visitor is reading there.
+ */
+export function engagedAlready(): boolean {
+  const scrolled = window.scrollY !== 0 || window.scrollX !== 0
+  const activation = (navigator as Navigator & { userActivation?: { hasBeenActive: boolean } })
+    .userActivation
+  return scrolled || activation?.hasBeenActive === true
+}
+
+/**
+ * Calls `callback` once: at the visitor's first engagement (or at once when the visitor engaged
+ * before this was called), or after `load` followed by `QUIET_MS` without a long task. Returns a
+ * function that cancels the wait.
  */
 export function whenEngagedOrQuiet(callback: () => void): () => void {
+  if (engagedAlready()) {
+    // In a microtask, not synchronously: the caller's setup (an effect) finishes first.
+    let cancelled = false
+    queueMicrotask(() => cancelled || callback())
+    return () => {
+      cancelled = true
+    }
+  }
   let done = false
   let timer: ReturnType<typeof setTimeout> | undefined
   let observer: PerformanceObserver | undefined
