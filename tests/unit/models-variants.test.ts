@@ -11,7 +11,10 @@ import {
   parseModelParams,
   TIER_BUDGETS,
   tierParams,
+  type ModelSource,
   type ModelStats,
+  type ModelVariants,
+  type Tier,
 } from '@services/content-api/models'
 import { gltfJson } from '@services/content-api/models-check'
 import { checkBytes, checkContents } from '@services/content-api/models/limits'
@@ -174,5 +177,104 @@ describe("the editors' report (content:check, prismic:push)", () => {
     const stats = { ...heavy.high.stats, bytes: 13 * MB }
     expect(overHighBudget(stats)).toMatch(/13\.0 MB over 12\.0 MB/)
     expect(overHighBudget(heavy.high.stats)).toBeNull()
+  })
+})
+
+/** A fresh variants service over a cache folder of its own; `done` removes the folder. */
+function service(options: Parameters<typeof createModelVariants>[0] = {}) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'facet-variants-'))
+  const variants = createModelVariants({ cache: { dir, maxBytes: 2 ** 30 }, ...options })
+  return { variants, done: () => rmSync(dir, { recursive: true, force: true }) }
+}
+
+const ask = (variants: ModelVariants, tier: Tier, source: ModelSource) =>
+  variants.serve(
+    new Request(`http://media.test/model.glb?tier=${tier}`),
+    tierParams(tier),
+    source,
+    { 'Cache-Control': 'public, no-cache' },
+  )
+
+const bodyOf = async (response: Response) => new Uint8Array(await response.arrayBuffer())
+
+describe('a variant is never bigger than an upload that already fits the tier', () => {
+  it("answers the small vessel's own bytes for tier=low and tier=high, cached with their ETag", async () => {
+    const original = new Uint8Array(readFileSync('content/media/models/vessel.glb'))
+    const stats = await inspectModel(original)
+    const { variants, done } = service()
+    try {
+      for (const tier of ['low', 'high'] as const) {
+        // The premise: this upload fits the tier, and the pipeline's GLB of it is no smaller.
+        expect(stats.triangles).toBeLessThanOrEqual(TIER_BUDGETS[tier].maxTriangles)
+        const made = await optimizeModel(original, tierParams(tier))
+        expect(made.glb.byteLength, tier).toBeGreaterThanOrEqual(original.byteLength)
+
+        const source = { id: 'vessel', bytes: async () => original }
+        const first = await ask(variants, tier, source)
+        expect(first.status).toBe(200)
+        expect(first.headers.get('content-type')).toBe('model/gltf-binary')
+        expect(first.headers.get('content-length')).toBe(String(original.byteLength))
+        expect(await bodyOf(first), tier).toEqual(original)
+        const etag = first.headers.get('etag')!
+        expect(etag).toMatch(new RegExp(`^"${tier}-`))
+
+        // Kept as the variant: the next request is answered from the cache, then with a 304.
+        const count = variants.stats().made
+        const second = await ask(variants, tier, source)
+        expect(await bodyOf(second)).toEqual(original)
+        expect(second.headers.get('etag')).toBe(etag)
+        expect(variants.stats().made).toBe(count)
+        const revalidated = await variants.serve(
+          new Request('http://media.test/model.glb', { headers: { 'If-None-Match': etag } }),
+          tierParams(tier),
+          source,
+          {},
+        )
+        expect(revalidated.status).toBe(304)
+      }
+    } finally {
+      done()
+    }
+  }, 60_000)
+
+  it('still answers a smaller variant, with WebP textures, of a textured model', async () => {
+    const model = corpus.find((m) => m.name === 'textured-jpeg')!
+    const original = new Uint8Array(readFileSync(model.file))
+    const { variants, done } = service()
+    try {
+      for (const tier of ['low', 'high'] as const) {
+        const response = await ask(variants, tier, { id: 'textured', bytes: async () => original })
+        expect(response.status).toBe(200)
+        const body = await bodyOf(response)
+        expect(body.byteLength, tier).toBeLessThan(original.byteLength)
+        const stats = await inspectModel(body)
+        expect(stats.textures.map((t) => t.mimeType)).toEqual(['image/webp'])
+      }
+    } finally {
+      done()
+    }
+  }, 60_000)
+
+  it('keeps a variant that is no smaller when the upload is over the tier (a 2048 px map at low)', async () => {
+    const original = new Uint8Array(readFileSync('content/media/models/vessel.glb'))
+    const stats = await inspectModel(original)
+    const variant = new Uint8Array(original.byteLength + 100)
+    variant.set(original)
+    const over: ModelStats = {
+      ...stats,
+      textures: [{ width: 2048, height: 2048, mimeType: 'image/jpeg' }],
+    }
+    const { variants, done } = service({
+      render: async () => ({ glb: variant, stats, source: over }),
+    })
+    try {
+      const response = await ask(variants, 'low', { id: 'over', bytes: async () => original })
+      expect(await bodyOf(response)).toEqual(variant)
+      // The same upload within the high tier's 2048 px gets its own bytes.
+      const high = await ask(variants, 'high', { id: 'over', bytes: async () => original })
+      expect(await bodyOf(high)).toEqual(original)
+    } finally {
+      done()
+    }
   })
 })

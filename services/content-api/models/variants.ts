@@ -7,9 +7,11 @@ import {
   sharedModelLane,
   type ModelLane,
 } from './lane'
+import type { ModelStats } from './inspect'
 import { checkBytes, ModelRefused } from './limits'
 import { ModelParamError, paramsKey, type ModelParams } from './params'
 import { renderModel, type Rendered } from './render'
+import { isGlb } from './sniff'
 
 /**
  * Model variants by URL: the part the media route and `/3d-models` share. A variant is made once
@@ -88,8 +90,7 @@ export function createModelVariants({
     try {
       const bytes = await source.bytes()
       checkBytes(bytes.byteLength)
-      const { glb } = await render(bytes, params)
-      return Buffer.from(glb.buffer, glb.byteOffset, glb.byteLength)
+      return servedBytes(bytes, await render(bytes, params), params)
     } catch (error) {
       if (error instanceof ModelRefused && error.status !== 502) {
         if (refused.size >= MAX_REFUSED) refused.clear()
@@ -130,6 +131,27 @@ export function createModelVariants({
     stats: () => cache?.stats() ?? { made: 0, bytes: 0, entries: 0 },
     cache: variants,
   }
+}
+
+/**
+ * What is kept and served for a rendered variant: the uploaded bytes when the variant is no
+ * smaller and the upload already fits the params (no texture over the texture ceiling, no more
+ * triangles than the budget), since such a variant only costs the visitor more to download;
+ * otherwise the variant. A `.gltf` upload always gets its variant: the route serves a GLB.
+ */
+export function servedBytes(original: Uint8Array, rendered: Rendered, params: ModelParams): Buffer {
+  const { glb, source } = rendered
+  if (glb.byteLength >= original.byteLength && isGlb(original) && fits(source, params))
+    return Buffer.from(original.buffer, original.byteOffset, original.byteLength)
+  return Buffer.from(glb.buffer, glb.byteOffset, glb.byteLength)
+}
+
+/** Whether a model is already within the params' ceilings. */
+function fits(stats: ModelStats, params: ModelParams): boolean {
+  return (
+    stats.triangles <= params.maxTriangles &&
+    stats.textures.every((t) => Math.max(t.width, t.height) <= params.maxTexture)
+  )
 }
 
 /**
