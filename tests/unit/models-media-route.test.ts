@@ -169,7 +169,11 @@ describe('the model lane', () => {
       expect(Date.now() - started).toBeLessThan(1000)
       expect((await fetch(`${s.origin}/photo.jpg?w=640`)).status).toBe(200)
       release()
-      expect((await first).status).toBe(500)
+      // That render failed: the original, not a 500 (tests/unit/models-variants.test.ts).
+      const fallback = await first
+      expect(fallback.status).toBe(200)
+      expect(fallback.headers.get('x-model-variant')).toMatch(/^original/)
+      expect(fallback.headers.get('cache-control')).toBe('no-store')
     } finally {
       release()
       await s.close()

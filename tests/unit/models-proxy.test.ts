@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { ConfigError, loadConfig } from '@/lib/config'
 import { hostedModelUrl, isAssetUrl } from '@/lib/content/asset-hosts'
 import { createModelProxy } from '@/lib/content/model-proxy'
@@ -106,6 +106,48 @@ describe('/3d-models', () => {
     const response = await ask(`${upstream.origin}/media/models/missing.glb`, '&tier=low')
     expect(response.status).toBe(502)
     expect(await response.text()).toMatch(/answered 404/)
+  })
+})
+
+describe('/3d-models when a render crashes', () => {
+  it('answers the original bytes, kept by no browser or CDN, and renders again next time', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'facet-proxy-crash-'))
+    let renders = 0
+    const crashing = await serveFetch(
+      createModelProxy({
+        extraHosts: [new URL(upstream.origin).host],
+        variants: {
+          cache: { dir, maxBytes: 2 ** 30 },
+          render: async () => {
+            renders += 1
+            throw new Error('the model render ended without an answer (SIGKILL)')
+          },
+        },
+      }).handle,
+    )
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    try {
+      const src = `${upstream.origin}/media/models/vessel.glb`
+      const url = `${crashing.origin}/3d-models?src=${encodeURIComponent(src)}&tier=low`
+      const response = await fetch(url)
+      expect(response.status).toBe(200)
+      expect(response.headers.get('content-type')).toBe('model/gltf-binary')
+      // Not the route's immutable caching: the stand-in must not outlive the failure.
+      expect(response.headers.get('cache-control')).toBe('no-store')
+      expect(response.headers.get('x-model-variant')).toBe(
+        'original (the variant could not be made)',
+      )
+      const original = new Uint8Array(readFileSync('content/media/models/vessel.glb'))
+      expect(response.headers.get('x-file-size')).toBe(String(original.byteLength))
+      expect(new Uint8Array(await response.arrayBuffer())).toEqual(original)
+      expect(errors).toHaveBeenCalledWith(expect.stringContaining(src))
+      expect((await fetch(url)).status).toBe(200)
+      expect(renders).toBe(2)
+    } finally {
+      errors.mockRestore()
+      await crashing.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
 

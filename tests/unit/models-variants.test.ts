@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 import {
   inspectModel,
   MODEL_MAX_TEXTURE_PIXELS,
@@ -275,6 +275,78 @@ describe('a variant is never bigger than an upload that already fits the tier', 
       expect(await bodyOf(high)).toEqual(original)
     } finally {
       done()
+    }
+  })
+})
+
+describe('a render that crashes', () => {
+  it('answers the original bytes, uncached, and the next request renders again', async () => {
+    const original = new Uint8Array(readFileSync('content/media/models/vessel.glb'))
+    let renders = 0
+    const { variants, done } = service({
+      render: async () => {
+        renders += 1
+        throw new Error('the model render ended without an answer (SIGKILL)')
+      },
+    })
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    try {
+      const source = {
+        id: 'sha-of-vessel',
+        name: 'media/models/vessel.glb',
+        bytes: async () => original,
+      }
+      for (const tier of ['low', 'high'] as const) {
+        const response = await ask(variants, tier, source)
+        expect(response.status).toBe(200)
+        expect(response.headers.get('content-type')).toBe('model/gltf-binary')
+        expect(response.headers.get('cache-control')).toBe('no-store')
+        expect(response.headers.get('x-model-variant')).toBe(
+          'original (the variant could not be made)',
+        )
+        expect(response.headers.get('x-file-size')).toBe(String(original.byteLength))
+        expect(response.headers.get('etag')).toBeNull()
+        expect(await bodyOf(response)).toEqual(original)
+      }
+      expect(renders).toBe(2)
+      expect(errors).toHaveBeenCalledWith(
+        expect.stringMatching(/media\/models\/vessel\.glb \(low-1024-250000\).*SIGKILL/),
+      )
+      // Nothing was kept: the same request renders again.
+      const again = await ask(variants, 'low', source)
+      expect(again.status).toBe(200)
+      expect(renders).toBe(3)
+      expect(variants.stats().entries).toBe(0)
+    } finally {
+      errors.mockRestore()
+      done()
+    }
+  })
+
+  it('leaves the refusals as they are: a limit is still 422 and a failed make still rejects', async () => {
+    const original = new Uint8Array(readFileSync('content/media/models/vessel.glb'))
+    const { variants, done } = service({
+      render: async () => {
+        throw new ModelRefused(422, 'model has too many triangles: (MODEL_MAX_TRIANGLES)')
+      },
+    })
+    try {
+      const response = await ask(variants, 'low', { id: 'refused', bytes: async () => original })
+      expect(response.status).toBe(422)
+      expect(await response.text()).toMatch(/MODEL_MAX_TRIANGLES/)
+    } finally {
+      done()
+    }
+    const crashing = service({
+      render: () => Promise.reject(new Error('out of memory')),
+    })
+    try {
+      // Warming (make) reports the failure rather than caching a stand-in.
+      await expect(
+        crashing.variants.make(tierParams('low'), { id: 'x', bytes: async () => original }),
+      ).rejects.toThrow('out of memory')
+    } finally {
+      crashing.done()
     }
   })
 })

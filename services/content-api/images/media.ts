@@ -206,7 +206,12 @@ export function createMediaHandler(
       const id = mediaHash(file, version) ?? `${file}\0${version}`
       // Without the images' `Vary: Accept`: a model variant is named by its URL alone.
       const modelCaching = { 'Cache-Control': caching['Cache-Control']! }
-      return models.serve(request, params, { id, bytes: () => readFile(file) }, modelCaching)
+      return models.serve(
+        request,
+        params,
+        { id, name: file, bytes: () => readFile(file) },
+        modelCaching,
+      )
     }
     if (!RASTER.has(path.extname(file).toLowerCase()) || query.size === 0) return original()
 

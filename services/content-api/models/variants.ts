@@ -38,6 +38,8 @@ export type ModelSource = {
   id: string
   /** The bytes, read only when a variant must be made. */
   bytes: () => Promise<Uint8Array>
+  /** What the logs call it (a file, an URL); `id` when absent. */
+  name?: string
 }
 
 export type ModelVariantsOptions = {
@@ -48,7 +50,10 @@ export type ModelVariantsOptions = {
 }
 
 export type ModelVariants = {
-  /** Answers a request for `source`'s variant: 200 with the GLB, 304, or an error named. */
+  /**
+   * Answers a request for `source`'s variant: 200 with the GLB, 304, or an error named; 200 with
+   * the original bytes, uncached, when its render failed (see `originalResponse`).
+   */
   serve: (
     request: Request,
     params: ModelParams,
@@ -109,7 +114,8 @@ export function createModelVariants({
     try {
       body = await variants().get(`${key}.glb`, () => lane.run(() => produce(key, params, source)))
     } catch (error) {
-      return modelErrorResponse(error)
+      if (isRefusal(error)) return modelErrorResponse(error)
+      return originalResponse(error, params, source)
     }
     return new Response(new Uint8Array(body), {
       status: 200,
@@ -152,6 +158,49 @@ function fits(stats: ModelStats, params: ModelParams): boolean {
     stats.triangles <= params.maxTriangles &&
     stats.textures.every((t) => Math.max(t.width, t.height) <= params.maxTexture)
   )
+}
+
+/** An error the client is told about as it is: a bad parameter, a limit, a full lane. */
+function isRefusal(error: unknown): boolean {
+  return (
+    error instanceof ModelParamError ||
+    error instanceof ModelRefused ||
+    error instanceof ModelRenderRefused
+  )
+}
+
+/**
+ * The answer when the variant could not be made though the model is within the limits (its
+ * render crashed, ran out of memory or time): the uploaded bytes, which the viewer draws as it
+ * would without `tier`, rather than no model at all. `no-store`, so neither a browser nor a CDN
+ * keeps the stand-in, and nothing is cached here either: the next request tries the render again.
+ * A 500 only when the original cannot be read either.
+ */
+async function originalResponse(
+  error: unknown,
+  params: ModelParams,
+  source: ModelSource,
+): Promise<Response> {
+  const reason = error instanceof Error ? error.message : String(error)
+  console.error(
+    `model variant: ${source.name ?? source.id} (${paramsKey(params)}) could not be made, serving the original: ${reason}`,
+  )
+  let bytes: Uint8Array
+  try {
+    bytes = await source.bytes()
+  } catch {
+    return modelErrorResponse(error)
+  }
+  return new Response(new Uint8Array(bytes), {
+    status: 200,
+    headers: {
+      'Cache-Control': 'no-store',
+      'Content-Type': isGlb(bytes) ? 'model/gltf-binary' : 'model/gltf+json',
+      'Content-Length': String(bytes.byteLength),
+      'X-File-Size': String(bytes.byteLength),
+      'X-Model-Variant': 'original (the variant could not be made)',
+    },
+  })
 }
 
 /**

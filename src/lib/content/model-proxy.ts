@@ -111,6 +111,7 @@ export function createModelProxy({ extraHosts = [], variants: options }: ModelPr
     const key = `source-${createHash('sha256').update(id).digest('base64url').slice(0, 32)}.bin`
     return {
       id,
+      name: src.href,
       bytes: async () =>
         variants.cache().get(key, async () => Buffer.from(await fetchModel(src, extraHosts))),
     }
