@@ -23,9 +23,13 @@ import { isGlb } from './sniff'
 /** Bump when the pipeline (./optimize.ts) changes what it makes: every variant is made again. */
 export const PIPELINE_VERSION = 1
 
-/** The default cache: `.data/model-cache` under the working directory, 1 GB. */
+/**
+ * The default cache: `MODEL_CACHE_DIR` when set, else `.data/model-cache` under the working
+ * directory; 1 GB. One setting for the server and the build's warming, so the variants the build
+ * makes are the ones the server finds.
+ */
 export const DEFAULT_MODEL_CACHE: VariantCacheOptions = {
-  dir: path.resolve('.data/model-cache'),
+  dir: path.resolve(process.env.MODEL_CACHE_DIR || '.data/model-cache'),
   maxBytes: 1024 * 1024 * 1024,
 }
 
