@@ -1,6 +1,6 @@
 // The build's last step (scripts/build-if-needed.mjs): makes both tiers' variants of every model
-// the published documents link to, into the model cache the server reads (.data/model-cache),
-// so the first visitors meet warm variants. The webhook does the same after each publish.
+// the published documents link to, into the model cache the server reads (.data/model-cache, or
+// MODEL_CACHE_DIR), so the first visitors meet warm variants. The webhook does the same after each publish.
 import path from 'node:path'
 import * as prismic from '@prismicio/client'
 import { createContentApi } from '@services/content-api/app'

@@ -5,7 +5,7 @@ import type { ModelSource, ModelVariants } from './variants'
  * Warming: the variants of the models that documents reference, made ahead of visitors (at
  * build, and on publish through the webhook), both tiers, one render at a time in the model
  * lane's turn. A model that fails is named in the log and skipped: a visitor asking for it gets
- * the error the route gives.
+ * what the route gives (the limit's error, or the original bytes when its render failed).
  */
 
 /** The URLs of the glTF models that Link to Media fields in `documents` point at. */
