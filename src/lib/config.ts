@@ -78,6 +78,9 @@ const envSchema = z.object({
   PRISMIC_WEBHOOK_SECRET: optionalString,
   CONTENT_DIR: optionalString,
   OUTBOX_DIR: optionalString,
+  // Read where the model cache is opened (services/content-api/models/variants.ts); listed here
+  // with the rest of the settings.
+  MODEL_CACHE_DIR: optionalString,
   OUTBOX_TOKEN: optionalString,
   SMTP_URL: optionalString.pipe(
     z
