@@ -21,7 +21,7 @@ import { isGlb } from './sniff'
  */
 
 /** Bump when the pipeline (./optimize.ts) changes what it makes: every variant is made again. */
-export const PIPELINE_VERSION = 1
+export const PIPELINE_VERSION = 2
 
 /**
  * The default cache: `MODEL_CACHE_DIR` when set, else `.data/model-cache` under the working
