@@ -15,21 +15,19 @@ export const QUIET_MS = 5000
 
 /**
  * Whether the visitor engaged before anyone listened: a page still hydrating (its scripts at 4×
- * CPU on a busy phone) misses a scroll, a tap or a key, and the 3D would then wait out the quiet
- * window though the visitor is already there; traced, a viewer scrolled to during hydration went
- * live 7.6 s after the scroll instead of 2.5 s. A page scrolled away from its top, or a visitor
- * who has pressed or tapped (the sticky user activation), counts. A page opened at an anchor or
- * at a restored position counts too: the visitor is reading there.
+ * CPU on a busy phone) misses a scroll, and the 3D would then wait out the quiet window though
+ * the visitor is already there; traced, a viewer scrolled to during hydration went live 7.6 s
+ * after the scroll instead of 2.5 s. A page away from its top counts (a page opened at an anchor
+ * or a restored position too: the visitor is reading there). The sticky user activation
+ * (`navigator.userActivation.hasBeenActive`) does not: pages opened by automation (Playwright,
+ * here) have it from the start, so it would start the 3D during every measured page load.
  */
 export function engagedAlready(): boolean {
-  const scrolled = window.scrollY !== 0 || window.scrollX !== 0
-  const activation = (navigator as Navigator & { userActivation?: { hasBeenActive: boolean } })
-    .userActivation
-  return scrolled || activation?.hasBeenActive === true
+  return window.scrollY !== 0 || window.scrollX !== 0
 }
 
 /**
- * Calls `callback` once: at the visitor's first engagement (or at once when the visitor engaged
+ * Calls `callback` once: at the visitor's first engagement (or at once when the visitor scrolled
  * before this was called), or after `load` followed by `QUIET_MS` without a long task. Returns a
  * function that cancels the wait.
  */

@@ -46,6 +46,24 @@ describe('whenEngagedOrQuiet', () => {
     expect(fired).toHaveBeenCalledTimes(1)
   })
 
+  it('waits at the top though the page has a user activation (as automation gives it)', async () => {
+    vi.useFakeTimers()
+    Object.defineProperty(navigator, 'userActivation', {
+      value: { hasBeenActive: true, isActive: false },
+      configurable: true,
+    })
+    try {
+      const fired = vi.fn()
+      const cancel = whenEngagedOrQuiet(fired)
+      await Promise.resolve()
+      vi.advanceTimersByTime(QUIET_MS - 1)
+      expect(fired).not.toHaveBeenCalled()
+      cancel()
+    } finally {
+      delete (navigator as { userActivation?: unknown }).userActivation
+    }
+  })
+
   it('a cancelled wait never fires, however the visitor engaged', async () => {
     window.scrollTo(0, 600)
     const early = vi.fn()
