@@ -95,7 +95,7 @@ export async function measureLive(
   // Loaded and quiet, as the visitor of this protocol finds the page: painted (the server adds
   // the framework's scripts after the first frame, server/after-paint.mjs), its scripts fetched,
   // and no long task for a second since (hydrated). Traced, a page opened right after a visit
-  // that drew the 38 MB original had not painted 3.5 s after `load`: its scripts were fetched
+  // that drew the 33 MB original had not painted 3.5 s after `load`: its scripts were fetched
   // after the scroll, and their evaluation and hydration were counted as the model's. Up to
   // 15 s; a page never quiet is measured as it is.
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)))
