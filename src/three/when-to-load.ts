@@ -32,14 +32,6 @@ export function engagedAlready(): boolean {
  * function that cancels the wait.
  */
 export function whenEngagedOrQuiet(callback: () => void): () => void {
-  if (engagedAlready()) {
-    // In a microtask, not synchronously: the caller's setup (an effect) finishes first.
-    let cancelled = false
-    queueMicrotask(() => cancelled || callback())
-    return () => {
-      cancelled = true
-    }
-  }
   let done = false
   let timer: ReturnType<typeof setTimeout> | undefined
   let observer: PerformanceObserver | undefined
@@ -71,6 +63,11 @@ export function whenEngagedOrQuiet(callback: () => void): () => void {
     }
   }
 
+  if (engagedAlready()) {
+    // In a microtask, not synchronously: the caller's setup (an effect) finishes first.
+    queueMicrotask(fire)
+    return cancel
+  }
   for (const type of ENGAGEMENT) window.addEventListener(type, fire, options)
   if (document.readyState === 'complete') onLoad()
   else window.addEventListener('load', onLoad, { once: true })

@@ -509,11 +509,10 @@ export function startRenderer(
       gl.forceContextLoss()
     }
   }
-  let probed = false
   // The context is made in a task of its own (on the main-thread path, the module's evaluation
   // came just before).
   new Promise((resolve) => setTimeout(resolve))
-    .then(() => probedFirst().then(() => (probed = Number.isFinite(probeMs))))
+    .then(probedFirst)
     .then(() =>
       root.configure({
         frameloop: 'demand',
@@ -521,13 +520,15 @@ export function startRenderer(
         // Pixel ratio 1 until the tier is known: a software renderer keeps it (no larger buffer
         // is allocated only to be dropped); a GPU gets its own below.
         dpr: 1,
-        gl: (defaults) => createGl({ ...defaults, antialias: probed ? tier === 'high' : true }),
+        // Timed already (a finite time): the tier decides; else MSAA, as before the probe.
+        gl: (defaults) =>
+          createGl({ ...defaults, antialias: Number.isFinite(probeMs) ? tier === 'high' : true }),
       }),
     )
     // The tier from what this device does: a few timed draws, each a task of its own.
     .then(async () => {
       if (!renderer) throw new Error('no WebGL renderer was made')
-      if (!probed) await timeGpu(renderer)
+      if (!Number.isFinite(probeMs)) await timeGpu(renderer)
     })
     .then(
       () => {
