@@ -1,104 +1,229 @@
-// `npm test`: every stage of tests/suites/index.mjs, in its order: format, lint, types, content
-// check, units and conformance, build once, then the production build, the bundle budgets,
-// end-to-end tests (Playwright, real Chromium), Firefox and WebKit, two nodes sharing one Redis,
-// Varnish in front of the site, and the suites that build the site in folders of their own.
+// `npm test`: every stage of tests/suites/index.mjs: format, lint, types, content check, units,
+// build once, then the production build, the bundle budgets, end-to-end tests (Playwright, real
+// Chromium), Firefox and WebKit, two nodes sharing one Redis, Varnish in front of the site, and
+// the suites that build the site in folders of their own.
+//
+// The stages run one after another in the map's order, except:
+// - a stage marked `beside` runs from the start, beside the others: it spends its time waiting
+//   (a client's own pacing of its writes), not computing. Its output is kept and printed under
+//   its name once it ends, after the stage then running has ended;
+// - a stage's `prepare` command starts at the start too, and the stage waits for it before it
+//   runs (the pushed repository's push, which waits 1.5 s between writes).
+// `--quick` (`npm run test:quick`) runs only the stages the map marks `quick`.
 // Every stage runs even when an earlier one fails (those that need the production build skip
-// when it failed), each is printed under its name in the map, and the last line sums them all:
-// `tests: N passed, N failed`.
-import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+// when it failed). Each is printed under its name in the map with its wall time, the last line
+// sums them all (`tests: N passed, N failed`), and `.data/test-results/timings.json` keeps each
+// stage's time and the slowest test files and tests (scripts/lib/test-timings.mjs).
+import { spawn } from 'node:child_process'
+import {
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import path from 'node:path'
 import { stages } from '../tests/suites/index.mjs'
+import { clock, playwrightTests, timingsReport, vitestTests } from './lib/test-timings.mjs'
 
 process.env.NEXT_TELEMETRY_DISABLED = '1'
+// `npm run test:quick` (`--quick`): only the stages marked `quick`, with no browser.
+const quick = process.argv.includes('--quick')
+if (quick) process.env.FACET_TEST_QUICK = '1'
+const plan = quick ? stages.filter((stage) => stage.quick) : stages
 const results = path.join('.data', 'test-results')
 rmSync(results, { recursive: true, force: true })
 mkdirSync(results, { recursive: true })
 
 const bin = (name) => (name === 'node' ? process.execPath : path.join('node_modules', '.bin', name))
 const totals = { passed: 0, failed: 0 }
-const lines = []
+/** Each stage's summary line and timing, in the map's order once the run ends. */
+const outcomes = new Map()
+const timed = { files: [], tests: [] }
+const startedAt = Date.now()
 
-function run(stage, command, args, env = {}) {
-  console.log(`\n── ${stage.name}: ${stage.about} ──`)
-  const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } })
-  return result.status === 0
+const heading = (stage) => `\n── ${stage.name}: ${stage.about} ──`
+
+/**
+ * Runs a command; its output goes to the terminal, or into `log` (a file) when one is given.
+ * Resolves with whether it exited 0.
+ */
+function run(command, args, env = {}, log) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {
+      stdio: log ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+      env: { ...process.env, ...env },
+    })
+    if (log) {
+      const out = createWriteStream(log)
+      child.stdout.pipe(out, { end: false })
+      child.stderr.pipe(out, { end: false })
+      child.on('close', (code) => out.end(() => resolve(code === 0)))
+    } else child.on('close', (code) => resolve(code === 0))
+    child.on('error', (error) => {
+      console.error(`${command}: ${error.message}`)
+      resolve(false)
+    })
+  })
 }
 
-/** A stage that is one check: it passes or fails as a whole. */
-function check(stage) {
-  const ok = run(stage, bin(stage.bin), stage.args)
-  totals[ok ? 'passed' : 'failed'] += 1
-  lines.push(`${stage.name}: ${ok ? 'passed' : 'FAILED'}`)
-}
-
-/** A Vitest suite whose tests are counted one by one, from its JSON report. */
-function vitest(stage) {
+/** The stage's counts and summary line, from how it ended and its report. */
+function count(stage, ok) {
+  if (stage.kind === 'check') return { passed: ok ? 1 : 0, failed: ok ? 0 : 1 }
   const json = path.join(results, `${stage.name}.json`)
-  const ok = run(stage, bin('vitest'), ['run', '--config', stage.config], { VITEST_JSON: json })
-  if (!existsSync(json)) {
-    totals.failed += 1
-    lines.push(`${stage.name}: FAILED (no report)`)
-    return
-  }
+  if (!existsSync(json)) return { passed: 0, failed: 1, note: 'no report' }
   const report = JSON.parse(readFileSync(json, 'utf8'))
-  // A file that fails to load has no failed test of its own: count it as one failure.
-  const brokenFiles = (report.testResults ?? []).filter(
-    (file) =>
-      file.status === 'failed' && !file.assertionResults?.some((a) => a.status === 'failed'),
-  ).length
-  const failed =
-    report.numFailedTests + brokenFiles + (ok || report.numFailedTests + brokenFiles > 0 ? 0 : 1)
-  totals.passed += report.numPassedTests
-  totals.failed += failed
-  lines.push(`${stage.name}: ${report.numPassedTests} passed, ${failed} failed`)
+  if (stage.kind === 'vitest') {
+    const found = vitestTests(report)
+    timed.files.push(...found.files.map((f) => ({ stage: stage.name, ...f })))
+    timed.tests.push(...found.tests.map((t) => ({ stage: stage.name, ...t })))
+    // A file that fails to load has no failed test of its own: count it as one failure.
+    const brokenFiles = (report.testResults ?? []).filter(
+      (file) =>
+        file.status === 'failed' && !file.assertionResults?.some((a) => a.status === 'failed'),
+    ).length
+    const failed = report.numFailedTests + brokenFiles
+    return { passed: report.numPassedTests, failed: failed + (ok || failed > 0 ? 0 : 1) }
+  }
+  const found = playwrightTests(report)
+  timed.files.push(...found.files.map((f) => ({ stage: stage.name, ...f })))
+  timed.tests.push(...found.tests.map((t) => ({ stage: stage.name, ...t })))
+  const { stats } = report
+  return {
+    passed: stats.expected,
+    failed: stats.unexpected + stats.flaky + (ok || stats.unexpected ? 0 : 1),
+    skipped: stats.skipped,
+  }
 }
 
-/** A Playwright suite, counted from its JSON report. */
-function playwright(stage) {
+/** The command a stage runs, and the environment it adds. */
+function command(stage) {
   const json = path.join(results, `${stage.name}.json`)
-  const ok = run(stage, bin('playwright'), ['test', '-c', stage.config], {
-    PLAYWRIGHT_JSON: json,
-  })
-  if (!existsSync(json)) {
-    totals.failed += 1
-    lines.push(`${stage.name}: FAILED (no report)`)
-    return
-  }
-  const { stats } = JSON.parse(readFileSync(json, 'utf8'))
-  const failed = stats.unexpected + stats.flaky + (ok || stats.unexpected ? 0 : 1)
-  totals.passed += stats.expected
-  totals.failed += failed
-  lines.push(
-    `${stage.name}: ${stats.expected} passed, ${failed} failed${stats.skipped ? `, ${stats.skipped} skipped` : ''}`,
-  )
+  if (stage.kind === 'check') return [bin(stage.bin), stage.args, {}]
+  if (stage.kind === 'vitest')
+    return [bin('vitest'), ['run', '--config', stage.config], { VITEST_JSON: json }]
+  if (stage.kind === 'playwright')
+    return [bin('playwright'), ['test', '-c', stage.config], { PLAYWRIGHT_JSON: json }]
+  // The production build the `afterBuild` stages run on.
+  return [
+    process.execPath,
+    ['scripts/build-if-needed.mjs'],
+    { SITE_URL: `http://127.0.0.1:${process.env.E2E_PORT || 3217}` },
+  ]
 }
 
-/** The production build the `afterBuild` stages run on; false when it failed. */
-function build(stage) {
-  const ok = run(stage, process.execPath, ['scripts/build-if-needed.mjs'], {
-    SITE_URL: `http://127.0.0.1:${process.env.E2E_PORT || 3217}`,
+function record(stage, seconds, result) {
+  totals.passed += result.passed
+  totals.failed += result.failed
+  const counts =
+    stage.kind === 'build'
+      ? result.failed
+        ? 'FAILED (the stages after it that need it did not run)'
+        : 'built'
+      : stage.kind === 'check'
+        ? result.failed
+          ? 'FAILED'
+          : 'passed'
+        : `${result.passed} passed, ${result.failed} failed${result.skipped ? `, ${result.skipped} skipped` : ''}${result.note ? ` (${result.note})` : ''}`
+  const line = `${stage.name}: ${counts} in ${clock(seconds)}${stage.beside ? ' (beside the others)' : ''}`
+  outcomes.set(stage.name, { line, seconds, ...result })
+}
+
+/** A stage's `prepare` command, started at once; the stage awaits it (see the header). */
+const prepared = new Map()
+for (const stage of plan.filter((s) => s.prepare)) {
+  const log = path.join(results, `${stage.name}.prepare.log`)
+  const t0 = Date.now()
+  prepared.set(stage.name, {
+    log,
+    done: run(bin(stage.prepare.bin), stage.prepare.args, {}, log).then((ok) => ({
+      ok,
+      seconds: (Date.now() - t0) / 1000,
+    })),
   })
-  if (!ok) {
-    totals.failed += 1
-    lines.push(`${stage.name}: FAILED (the stages after it that need it did not run)`)
+}
+
+/** The `beside` stages, started at once; each is printed once it has ended. */
+const beside = plan
+  .filter((stage) => stage.beside)
+  .map((stage) => {
+    const log = path.join(results, `${stage.name}.log`)
+    const [cmd, args, env] = command(stage)
+    const t0 = Date.now()
+    const entry = { stage, log, printed: false, ended: false }
+    entry.done = run(cmd, args, env, log).then((ok) => {
+      entry.ended = true
+      record(stage, (Date.now() - t0) / 1000, count(stage, ok))
+    })
+    return entry
+  })
+
+function printEnded() {
+  for (const entry of beside.filter((e) => e.ended && !e.printed)) {
+    entry.printed = true
+    console.log(heading(entry.stage))
+    process.stdout.write(readFileSync(entry.log, 'utf8'))
   }
-  return ok
 }
 
 let buildOk = true
-for (const stage of stages) {
+for (const stage of plan.filter((s) => !s.beside)) {
+  printEnded()
   if (stage.afterBuild && !buildOk) continue
-  if (stage.kind === 'build') buildOk = build(stage)
-  else if (stage.kind === 'check') check(stage)
-  else if (stage.kind === 'vitest') vitest(stage)
-  else if (stage.kind === 'playwright') playwright(stage)
-  else {
-    totals.failed += 1
-    lines.push(`${stage.name}: FAILED (unknown kind in tests/suites/index.mjs)`)
+  console.log(heading(stage))
+  const t0 = Date.now()
+  const preparation = prepared.get(stage.name)
+  if (preparation) {
+    const { ok, seconds } = await preparation.done
+    console.log(
+      `(prepared beside the stages before it, in ${clock(seconds)}: ${stage.prepare.about})`,
+    )
+    if (!ok) {
+      process.stdout.write(readFileSync(preparation.log, 'utf8'))
+      record(stage, (Date.now() - t0) / 1000, {
+        passed: 0,
+        failed: 1,
+        note: `its preparation failed: ${preparation.log}`,
+      })
+      continue
+    }
   }
+  const [cmd, args, env] = command(stage)
+  const ok = await run(cmd, args, { ...env, ...stage.prepare?.env })
+  if (stage.kind === 'build') {
+    buildOk = ok
+    record(stage, (Date.now() - t0) / 1000, { passed: 0, failed: ok ? 0 : 1 })
+  } else record(stage, (Date.now() - t0) / 1000, count(stage, ok))
 }
+if (beside.some((entry) => !entry.ended)) console.log('\n(waiting for the stages run beside)')
+await Promise.all(beside.map((entry) => entry.done))
+printEnded()
+// Started but never awaited (its stage did not run): let it end before the summary.
+await Promise.all([...prepared.values()].map((p) => p.done))
 
-console.log(`\n── summary ──\n${lines.join('\n')}`)
+const seconds = (Date.now() - startedAt) / 1000
+const ran = plan.filter((stage) => outcomes.has(stage.name))
+writeFileSync(
+  path.join(results, 'timings.json'),
+  `${JSON.stringify(
+    timingsReport({
+      started: new Date(startedAt).toISOString(),
+      seconds,
+      stages: ran.map((stage) => {
+        const { line: _line, ...outcome } = outcomes.get(stage.name)
+        return { name: stage.name, ...(stage.beside ? { beside: true } : {}), ...outcome }
+      }),
+      files: timed.files,
+      tests: timed.tests,
+    }),
+    null,
+    2,
+  )}\n`,
+)
+console.log(`\n── summary ──\n${ran.map((stage) => outcomes.get(stage.name).line).join('\n')}`)
+console.log(
+  `wall time ${clock(seconds)}; stage times and the slowest tests: ${results}/timings.json`,
+)
 console.log(`tests: ${totals.passed} passed, ${totals.failed} failed`)
 process.exit(totals.failed === 0 ? 0 : 1)

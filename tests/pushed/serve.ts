@@ -1,17 +1,17 @@
 // Serves two builds of the site side by side for tests/pushed: the main build, from content/
-// through the embedded content API, and a build against a repository that `prismic:push` filled:
-// an empty writable stand-in (docs/prismic-write-apis.md) that publishes its migration release
-// when the push's last write lands, named in PRISMIC_REPOSITORY as a fork's repository would be.
+// through the embedded content API, and a build against a repository that `prismic:push` filled
+// (tests/pushed/push.ts), named in PRISMIC_REPOSITORY as a fork's repository would be.
+// PUSHED_REPOSITORY_DIR names a folder that push.ts already filled (`npm test` fills it beside the
+// stages before this one); without it, this pushes into a new folder first.
 // Run by tests/suites/pushed.playwright.ts as its web server.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { mkdtempSync } from 'node:fs'
+import { existsSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { pushedMark, pushInto, repository, serveRepository } from './push'
 
 const sitePort = Number(process.env.PUSHED_PORT || 3237)
-const apiPort = sitePort + 1
 const mainPort = sitePort + 2
-const dir = mkdtempSync(path.join(tmpdir(), 'facet-pushed-'))
 
 const children: ChildProcess[] = []
 process.on('exit', () => {
@@ -41,45 +41,21 @@ const run = (what: string, args: string[], env: NodeJS.ProcessEnv) => {
 }
 
 async function main() {
-  const repository = `http://127.0.0.1:${apiPort}/api/v2`
-  start(
-    [
-      '--import',
-      'tsx',
-      'services/content-api/cli.ts',
-      '--port',
-      String(apiPort),
-      '--content',
-      dir,
-      '--writable',
-      '--publish-migrations',
-    ],
-    { ...base, NODE_ENV: 'production' },
-  )
-  for (let i = 0; i < 120; i++) {
-    try {
-      if ((await fetch(repository)).ok) break
-    } catch {
-      /* not up yet */
+  const prepared = process.env.PUSHED_REPOSITORY_DIR
+  let dir: string
+  if (prepared) {
+    dir = path.resolve(prepared)
+    if (!existsSync(pushedMark(dir))) {
+      console.error(
+        `pushed site: PUSHED_REPOSITORY_DIR names ${dir}, which no finished push filled (no ${pushedMark(dir)}).`,
+      )
+      process.exit(1)
     }
-    await new Promise((resolve) => setTimeout(resolve, 250))
+  } else {
+    dir = path.join(mkdtempSync(path.join(tmpdir(), 'facet-pushed-')), 'repository')
+    await pushInto(dir)
   }
-  run(
-    'the push',
-    [
-      '--import',
-      'tsx',
-      'scripts/prismic/push-cli.ts',
-      '--repository',
-      repository,
-      '--state',
-      path.join(dir, '..', `${path.basename(dir)}-state.json`),
-    ],
-    {
-      ...base,
-      PRISMIC_WRITE_TOKEN: 'any',
-    },
-  )
+  children.push(await serveRepository(dir))
   const siteEnv = {
     ...base,
     PRISMIC_REPOSITORY: repository,
@@ -108,4 +84,7 @@ async function main() {
   })
 }
 
-void main()
+main().catch((error: unknown) => {
+  console.error(`pushed site: ${error instanceof Error ? error.message : String(error)}`)
+  process.exit(1)
+})

@@ -6,8 +6,23 @@
 // - `vitest`, `playwright`: a suite counted test by test from its JSON report.
 // - `build`: the production build the stages marked `afterBuild` run on (`.next`); when it
 //   fails, they do not run and the build counts as one failure.
+//
+// Stages run one after another in this order, but two kinds of work that spend their time
+// waiting on a client's pacing (the write client queues its writes 1.5 s apart) run beside them
+// from the start, where they cost the others almost no processor time:
+// - `beside: true`: the stage runs from the start; its output is printed once it ends;
+// - `prepare`: a command that starts at the start; its stage waits for it, then runs with
+//   `prepare.env`.
+//
+// `npm run test:quick` runs only the stages marked `quick` (format, lint, types, content, units),
+// the units without the files that need a browser (units.vitest.ts, BROWSER_FILES): the loop to
+// run while working, in under three minutes.
 
-/** @typedef {{ name: string, about: string, afterBuild?: boolean }} Common */
+/**
+ * @typedef {{ about: string, bin: string, args: string[], env: Record<string, string> }} Prepare
+ * @typedef {{ name: string, about: string, afterBuild?: boolean, beside?: boolean,
+ *   prepare?: Prepare, quick?: boolean }} Common
+ */
 /**
  * @typedef {(Common & { kind: 'check', bin: string, args: string[] })
  *   | (Common & { kind: 'vitest' | 'playwright', config: string })
@@ -16,10 +31,25 @@
 
 /** @type {Stage[]} */
 export const stages = [
-  { name: 'format', kind: 'check', about: 'Prettier', bin: 'prettier', args: ['--check', '.'] },
-  { name: 'lint', kind: 'check', about: 'ESLint', bin: 'eslint', args: ['.', '--max-warnings=0'] },
+  {
+    name: 'format',
+    quick: true,
+    kind: 'check',
+    about: 'Prettier',
+    bin: 'prettier',
+    args: ['--check', '.'],
+  },
+  {
+    name: 'lint',
+    quick: true,
+    kind: 'check',
+    about: 'ESLint',
+    bin: 'eslint',
+    args: ['.', '--max-warnings=0'],
+  },
   {
     name: 'types',
+    quick: true,
     kind: 'check',
     about: 'TypeScript',
     bin: 'tsc',
@@ -27,15 +57,25 @@ export const stages = [
   },
   {
     name: 'content',
+    quick: true,
     kind: 'check',
     about: 'every document in content/ against its model',
     bin: 'tsx',
     args: ['services/content-api/check-cli.ts'],
   },
   {
-    name: 'units',
+    name: 'sync',
     kind: 'vitest',
-    about: 'units and conformance (tests/unit/, tests/conformance/)',
+    about:
+      "prismic:push and prismic:pull, and the write stand-ins, under the write client's pacing (tests/conformance/prismic-{sync,write-apis}.test.ts)",
+    config: 'tests/suites/sync.vitest.ts',
+    beside: true,
+  },
+  {
+    name: 'units',
+    quick: true,
+    kind: 'vitest',
+    about: "units and conformance (tests/unit/, tests/conformance/), but for the sync stage's",
     config: 'tests/suites/units.vitest.ts',
   },
   {
@@ -99,6 +139,12 @@ export const stages = [
     about: 'a repository prismic:push filled, page by page against the main build (tests/pushed/)',
     config: 'tests/suites/pushed.playwright.ts',
     afterBuild: true,
+    prepare: {
+      about: 'prismic:push of content/ into an empty repository (tests/pushed/push.ts)',
+      bin: 'tsx',
+      args: ['tests/pushed/prepare.ts', '.data/pushed-repository'],
+      env: { PUSHED_REPOSITORY_DIR: '.data/pushed-repository' },
+    },
   },
   {
     name: 'slicemachine',

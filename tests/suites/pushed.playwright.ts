@@ -13,6 +13,7 @@ export default separateBuildConfig({
   env: { PUSHED_PORT: String(port) },
   // Both sites must answer: the pushed one, and the main build beside it.
   readyURL: `http://127.0.0.1:${port + 2}/robots.txt`,
-  // The push alone takes about three and a half minutes (writes 1,500 ms apart), then a build.
+  // The push alone takes about three and a half minutes (writes 1,500 ms apart), then a build;
+  // `npm test` pushes beside the stages before this one (PUSHED_REPOSITORY_DIR, serve.ts).
   timeout: 900_000,
 })

@@ -1,6 +1,9 @@
 import { existsSync, readdirSync } from 'node:fs'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { stages, type Stage } from '../suites/index.mjs'
+import sync from '../suites/sync.vitest'
+import units, { BROWSER_FILES } from '../suites/units.vitest'
 
 // tests/suites/index.mjs is the one list `npm test` runs and the README shows: each suite's
 // configuration is named after its stage, and no configuration in the folder is left out of it.
@@ -35,5 +38,32 @@ describe('the map of the suites', () => {
     stages.forEach((stage, index) => {
       if (stage.afterBuild) expect(index, stage.name).toBeGreaterThan(build)
     })
+  })
+
+  it('runs each unit and conformance file in exactly one stage: units or sync', () => {
+    const files = ['tests/unit', 'tests/conformance'].flatMap((dir) =>
+      readdirSync(dir)
+        .filter((file) => /\.test\.tsx?$/.test(file))
+        .map((file) => path.join(dir, file)),
+    )
+    const inSync = new Set(sync.test!.include)
+    // test:quick also leaves out the files that need a browser (they still run in npm test).
+    const excluded = new Set(units.test!.exclude!.filter((file) => !BROWSER_FILES.includes(file)))
+    for (const file of inSync) expect(files, `${file} (sync)`).toContain(file)
+    for (const file of files)
+      expect(inSync.has(file), `${file}: in sync, or else in units`).toBe(excluded.has(file))
+    expect(inSync.size).toBeGreaterThan(0)
+  })
+
+  it('runs beside the others only stages that need no build, and none that is prepared', () => {
+    for (const stage of stages.filter((s) => s.beside)) {
+      expect(stage.afterBuild, stage.name).toBeFalsy()
+      expect(stage.kind, stage.name).not.toBe('build')
+      expect(stage.prepare, stage.name).toBeUndefined()
+    }
+    for (const stage of stages.filter((s) => s.prepare)) {
+      expect(stage.beside, stage.name).toBeFalsy()
+      expect(existsSync(stage.prepare!.args[0]!), stage.prepare!.args[0]).toBe(true)
+    }
   })
 })
