@@ -190,7 +190,13 @@ for (const stage of plan.filter((s) => !s.beside)) {
     }
   }
   const [cmd, args, env] = command(stage)
-  const ok = await run(cmd, args, { ...env, ...stage.prepare?.env })
+  const ok = await run(cmd, args, {
+    ...env,
+    ...stage.prepare?.env,
+    // The types are checked once: by the types stage, and by the main build with its route types.
+    // Every other build of the same source skips Next's own check (next.config.ts).
+    ...(stage.kind === 'build' ? {} : { FACET_TYPES_CHECKED: '1' }),
+  })
   if (stage.kind === 'build') {
     buildOk = ok
     record(stage, (Date.now() - t0) / 1000, { passed: 0, failed: ok ? 0 : 1 })
