@@ -31,30 +31,17 @@ export const chromiumArgs = [
   '--enable-unsafe-swiftshader',
 ]
 
-/** One Chromium project, for the suites that run their files one at a time. */
-export const chromiumProjects = [{ name: 'chromium', use: { browserName: 'chromium' as const } }]
-
-/** The 3D specs (tests/e2e/three*.spec.ts): their own project, one file at a time. */
-const THREE = /\/three[^/]*\.spec\.ts$/
-
 const port = Number(process.env.E2E_PORT || 3217)
 const baseURL = `http://127.0.0.1:${port}`
 
-/**
- * The end-to-end tests in Chromium (tests/e2e/), against the production build, in two projects
- * that run side by side, each one file at a time: the 3D specs, which keep a core busy with
- * software rendering, and the rest (pages, forms, images, policies), which wait on the server and
- * the network more than they compute. Neither changes what the other reads or writes on the
- * server: the 3D specs read pages and models; the rest's outbox, preview and webhook tests are
- * all in one project, one after another as before.
- */
+/** The end-to-end tests in Chromium (tests/e2e/), against the production build. */
 export default defineConfig({
   testDir: path.join(root, 'tests/e2e'),
   outputDir: path.join(root, 'test-results'),
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
-  workers: 2,
+  workers: 1,
   retries: 0,
   forbidOnly: !!process.env.CI,
   reporter,
@@ -63,10 +50,7 @@ export default defineConfig({
     launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
     trace: 'off',
   },
-  projects: [
-    { name: '3d', testMatch: THREE, workers: 1, use: { browserName: 'chromium' } },
-    { name: 'site', testIgnore: THREE, workers: 1, use: { browserName: 'chromium' } },
-  ],
+  projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
   webServer: {
     // The production build: `npm test` builds first; a missing build is made here.
     command: `node scripts/start.mjs`,

@@ -1,6 +1,6 @@
 import path from 'node:path'
 import { defineConfig } from '@playwright/test'
-import base, { chromiumProjects, reporter, root } from './e2e.playwright'
+import base, { reporter, root } from './e2e.playwright'
 
 /**
  * A Playwright project for a site that runs on a build of its own beside the main one (foreign
@@ -23,8 +23,6 @@ export function separateBuildConfig(options: {
   return defineConfig({
     ...base,
     testDir: path.join(root, options.testDir),
-    workers: 1,
-    projects: chromiumProjects,
     reporter,
     use: { ...base.use, baseURL },
     webServer: {

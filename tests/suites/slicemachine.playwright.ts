@@ -1,6 +1,6 @@
 import path from 'node:path'
 import { defineConfig } from '@playwright/test'
-import base, { chromiumProjects, root } from './e2e.playwright'
+import base, { root } from './e2e.playwright'
 
 /**
  * Slice Machine (port 9999, the port the simulator's `frame-ancestors` allows) on a copy of the
@@ -20,8 +20,6 @@ const sliceMachine = 'http://localhost:9999'
 export default defineConfig({
   ...base,
   testDir: path.join(root, 'tests/slicemachine'),
-  workers: 1,
-  projects: chromiumProjects,
   use: { ...base.use, baseURL: sliceMachine },
   webServer: [
     {
