@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config'
-import { base } from './units.vitest'
+import { base } from './vitest-shared'
 
 /** `npm run build` then `npm start` on a copy of the repository (tests/build-once/). */
 export default defineConfig({

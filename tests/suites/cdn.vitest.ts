@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config'
-import { base } from './units.vitest'
+import { base } from './vitest-shared'
 
 /**
  * Varnish in front of the production server on the build (tests/cdn/): run by `npm test` after

@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config'
-import { base } from './units.vitest'
+import { base } from './vitest-shared'
 
 /**
  * The site in Firefox and WebKit (tests/engines/): Debian's firefox-esr over WebDriver BiDi

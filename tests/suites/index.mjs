@@ -15,7 +15,7 @@
 //   `prepare.env`.
 //
 // `npm run test:quick` runs only the stages marked `quick` (format, lint, types, content, units),
-// the units without the files that need a browser (units.vitest.ts, BROWSER_FILES): the loop to
+// the units without the files that need a browser (BROWSER_FILES in vitest-shared.ts): the loop to
 // run while working, in under three minutes.
 
 /**

@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config'
-import { base } from './units.vitest'
+import { base } from './vitest-shared'
 
 /**
  * Several nodes on one build sharing one Redis (tests/nodes/): run by `npm test` after the

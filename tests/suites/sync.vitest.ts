@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config'
-import { base, SYNC_FILES } from './units.vitest'
+import { base, SYNC_FILES } from './vitest-shared'
 
 /**
  * `prismic:push` and `prismic:pull` against the writable stand-ins, and the stand-ins themselves

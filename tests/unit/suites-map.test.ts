@@ -3,7 +3,8 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { stages, type Stage } from '../suites/index.mjs'
 import sync from '../suites/sync.vitest'
-import units, { BROWSER_FILES } from '../suites/units.vitest'
+import units from '../suites/units.vitest'
+import { BROWSER_FILES } from '../suites/vitest-shared'
 
 // tests/suites/index.mjs is the one list `npm test` runs and the README shows: each suite's
 // configuration is named after its stage, and no configuration in the folder is left out of it.
