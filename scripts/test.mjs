@@ -68,16 +68,16 @@ function run(command, args, env = {}, log) {
   })
 }
 
-/** The stage's counts and summary line, from how it ended and its report. */
+/** The stage's counts, from how it ended and its report; its files' and tests' times go to `timed`. */
 function count(stage, ok) {
   if (stage.kind === 'check') return { passed: ok ? 1 : 0, failed: ok ? 0 : 1 }
   const json = path.join(results, `${stage.name}.json`)
   if (!existsSync(json)) return { passed: 0, failed: 1, note: 'no report' }
   const report = JSON.parse(readFileSync(json, 'utf8'))
+  const found = (stage.kind === 'vitest' ? vitestTests : playwrightTests)(report)
+  timed.files.push(...found.files.map((f) => ({ stage: stage.name, ...f })))
+  timed.tests.push(...found.tests.map((t) => ({ stage: stage.name, ...t })))
   if (stage.kind === 'vitest') {
-    const found = vitestTests(report)
-    timed.files.push(...found.files.map((f) => ({ stage: stage.name, ...f })))
-    timed.tests.push(...found.tests.map((t) => ({ stage: stage.name, ...t })))
     // A file that fails to load has no failed test of its own: count it as one failure.
     const brokenFiles = (report.testResults ?? []).filter(
       (file) =>
@@ -86,9 +86,6 @@ function count(stage, ok) {
     const failed = report.numFailedTests + brokenFiles
     return { passed: report.numPassedTests, failed: failed + (ok || failed > 0 ? 0 : 1) }
   }
-  const found = playwrightTests(report)
-  timed.files.push(...found.files.map((f) => ({ stage: stage.name, ...f })))
-  timed.tests.push(...found.tests.map((t) => ({ stage: stage.name, ...t })))
   const { stats } = report
   return {
     passed: stats.expected,
