@@ -7,7 +7,7 @@
 // the lamp's URL. Shared by `npm run bench:models-corpus` and `npm run bench:models`.
 import { writeFile } from 'node:fs/promises'
 import os from 'node:os'
-import type { Browser, Route } from '@playwright/test'
+import type { Browser, BrowserContext, Route } from '@playwright/test'
 import sharp from 'sharp'
 import type { ModelInfo } from '../../src/three/protocol'
 import { textureShares } from '../../tests/fixtures/model-corpus'
@@ -36,6 +36,13 @@ export type LiveRun = {
   decoders: string[]
   timeToLiveMs: number
   longestTaskMs: number
+  /** The main thread's blocking from the scroll to live: each task's time over 50 ms, summed. */
+  blockingMs: number
+  /** Bytes over the wire (bodies as sent, headers left out) before the scroll, and from it to live. */
+  bytesBeforeScroll: number
+  bytesToLive: number
+  /** The viewer's stage: its top in the page and its size, in CSS pixels. */
+  stage: { top: number; width: number; height: number }
   /** The renderer's tier and the viewer's model as it reported them (`?debug3d`). */
   tier: string | null
   model: ModelInfo | null
@@ -77,6 +84,7 @@ export async function measureLive(
     decoders.set(url.pathname.split('/').pop()!, bytes)
   })
   await context.route(isLamp, serve)
+  const bytes = countBytes(context)
   // tsx (esbuild, keepNames) wraps named functions in the callbacks below with `__name`, which the
   // page does not have.
   await page.addInitScript('globalThis.__name = (fn) => fn')
@@ -119,17 +127,22 @@ export async function measureLive(
     )
     .catch(() => {})
   if (tracePath) await browser.startTracing(page, { categories: TASK_TRACE_CATEGORIES })
+  const stage = await page
+    .locator('[data-3d-kind="viewer"] [data-3d-stage]')
+    .evaluate((element) => {
+      const rect = element.getBoundingClientRect()
+      return { top: rect.top + window.scrollY, width: rect.width, height: rect.height }
+    })
+  const bytesBeforeScroll = await bytes.settle()
   const result = await page.evaluate(
     () =>
       new Promise<{ state: string; start: number; end: number }>((resolve) => {
         const slot = document.querySelector('[data-3d-kind="viewer"]')!
         const start = performance.mark('bench-trace-zero').startTime
-        // The protocol measures from the engagement that starts the 3D: a run where it started
-        // before (its workers already fetched) measures something else, and says so.
-        if (
-          performance.getEntriesByType('resource').some((r) => r.name.includes('turbopack-worker'))
-        )
-          return resolve({ state: 'started before the scroll', start, end: start })
+        // The protocol measures from the engagement that starts the 3D: a viewer already live
+        // (the page's quiet window ran out first) measures something else, and says so.
+        if (slot.getAttribute('data-3d-state') === 'live')
+          return resolve({ state: 'live before the scroll', start, end: start })
         const settled = () => {
           const state = slot.getAttribute('data-3d-state')
           if (state === 'live' || state === 'error' || state === 'unsupported') {
@@ -160,12 +173,9 @@ export async function measureLive(
   const tasks = await page.evaluate(
     () => (window as unknown as { __tasks: { start: number; duration: number }[] }).__tasks,
   )
-  const longest = Math.max(
-    0,
-    ...tasks
-      .filter((t) => t.start + t.duration >= result.start && t.start <= result.end)
-      .map((t) => t.duration),
-  )
+  const during = tasks.filter((t) => t.start + t.duration >= result.start && t.start <= result.end)
+  const longest = Math.max(0, ...during.map((t) => t.duration))
+  const bytesToLive = (await bytes.settle()) - bytesBeforeScroll
   let textured = false
   if (result.state === 'live') {
     await page.waitForTimeout(500)
@@ -193,9 +203,66 @@ export async function measureLive(
     decoders: [...decoders.keys()].sort(),
     timeToLiveMs: Math.round(result.end - result.start),
     longestTaskMs: Math.round(longest),
+    blockingMs: blocking(during),
+    bytesBeforeScroll,
+    bytesToLive,
+    stage,
     tier: reported.tier,
     model: reported.model as ModelInfo | null,
   }
 }
 
+/** Total Blocking Time's measure of `tasks`: each one's time over 50 ms, summed. */
+export const blocking = (tasks: { duration: number }[]) =>
+  Math.round(tasks.reduce((sum, t) => sum + Math.max(0, t.duration - 50), 0))
+
+/**
+ * Counts the bytes `context`'s pages and workers receive (each response's body as sent, so
+ * compressed where the server compressed it). `settle()` waits for the responses begun so far
+ * and returns the total.
+ */
+export function countBytes(context: BrowserContext): { settle: () => Promise<number> } {
+  let total = 0
+  const pending = new Set<Promise<void>>()
+  context.on('requestfinished', (request) => {
+    const counted = request.sizes().then(
+      (sizes) => void (total += sizes.responseBodySize),
+      () => {},
+    )
+    pending.add(counted)
+    void counted.finally(() => pending.delete(counted))
+  })
+  return {
+    settle: async () => {
+      while (pending.size) await Promise.all([...pending])
+      return total
+    },
+  }
+}
+
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+
+/**
+ * What a visitor who never scrolls pays on `origin`'s showcase: bytes over the wire (bodies as
+ * sent) by `marks` milliseconds after `load` each, a phone at 4× CPU as above, no input at all.
+ */
+export async function bytesWithoutInput(
+  browser: Browser,
+  origin: string,
+  marks: number[],
+): Promise<Record<string, number>> {
+  const context = await browser.newContext({ ...PHONE, hasTouch: true })
+  const page = await context.newPage()
+  const cdp = await context.newCDPSession(page)
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU })
+  const bytes = countBytes(context)
+  await page.goto(`${origin}/en-us/showcase`, { waitUntil: 'load' })
+  const loaded = Date.now()
+  const out: Record<string, number> = {}
+  for (const mark of [...marks].sort((a, b) => a - b)) {
+    await page.waitForTimeout(Math.max(0, loaded + mark - Date.now()))
+    out[String(mark)] = await bytes.settle()
+  }
+  await context.close()
+  return out
+}

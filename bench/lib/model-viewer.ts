@@ -1,0 +1,234 @@
+// Google's `<model-viewer>` beside Facet's viewer, for `npm run bench:viewers`: the package from
+// npm (a pinned version, fetched into .data/ by `npm pack` the first time, never a dependency of
+// the site), served by a small static server of the bench's own with its decoders local, as a
+// studio serving it offline would have to (Draco and Basis from three's own files, meshopt's from
+// the meshoptimizer package), and measured with the protocol of bench/lib/viewer-live.ts: a
+// phone's viewport, CPU 4× slower, the page loaded and quiet, then the visitor scrolls to the
+// viewer; from the scroll to the element's `load` event.
+//
+// The server is node:http because it is the bench's only need: a few files from disk, gzipped
+// where a host would (scripts, WebAssembly, the page), and the model as it is.
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import path from 'node:path'
+import { writeFile } from 'node:fs/promises'
+import { gzipSync } from 'node:zlib'
+import type { Browser } from '@playwright/test'
+import { TASK_TRACE_CATEGORIES, threadTimes } from './trace-tasks.mjs'
+import { blocking, countBytes, CPU, PHONE, type LiveRun } from './viewer-live'
+
+export const MODEL_VIEWER_VERSION = '4.4.0'
+const CACHE = path.resolve('.data/bench/model-viewer', MODEL_VIEWER_VERSION)
+const THREE_LIBS = path.resolve('node_modules/three/examples/jsm/libs')
+
+/** The package's self-contained build (three.js and lit inside), fetched from npm once. */
+export function modelViewerScript(): string {
+  const file = path.join(CACHE, 'package/dist/model-viewer.min.js')
+  if (existsSync(file)) return file
+  mkdirSync(CACHE, { recursive: true })
+  const tarball = execFileSync(
+    'npm',
+    [
+      'pack',
+      `@google/model-viewer@${MODEL_VIEWER_VERSION}`,
+      '--silent',
+      '--pack-destination',
+      CACHE,
+    ],
+    { encoding: 'utf8' },
+  ).trim()
+  execFileSync('tar', ['-xzf', path.join(CACHE, tarball), '-C', CACHE])
+  if (!existsSync(file)) throw new Error(`npm pack @google/model-viewer gave no ${file}`)
+  return file
+}
+
+/** The page: a block as tall as the showcase's content above its viewer, then the viewer. */
+function page(model: string, stage: LiveRun['stage']): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>model-viewer</title>
+<script>
+  // Decoders from this server, not Google's CDN (the element reads these before its first load).
+  self.ModelViewerElement = {
+    dracoDecoderLocation: '/draco/',
+    ktx2TranscoderLocation: '/basis/',
+    meshoptDecoderLocation: '/meshopt_decoder.js',
+  }
+</script>
+<script type="module" src="/model-viewer.min.js"></script>
+<style>body{margin:0;font:16px system-ui}.above{height:${Math.round(stage.top)}px;padding:1rem}
+model-viewer{display:block;width:${Math.round(stage.width)}px;height:${Math.round(stage.height)}px;margin:0 auto}</style>
+</head><body>
+<div class="above"><h1>Showcase</h1><p>The content above the viewer.</p></div>
+<model-viewer src="/models/${encodeURIComponent(model)}" alt="The model" camera-controls></model-viewer>
+</body></html>`
+}
+
+/** What the bench's server answers: paths to files, gzipped where a host would. */
+export type ModelViewerSite = {
+  origin: string
+  /** Serves `file` at `/models/<name>` and returns the page's URL that shows it. */
+  show: (name: string, file: string, stage: LiveRun['stage']) => string
+  close: () => Promise<void>
+}
+
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript',
+  '.wasm': 'application/wasm',
+  '.html': 'text/html; charset=utf-8',
+  '.glb': 'model/gltf-binary',
+}
+
+export async function serveModelViewer(): Promise<ModelViewerSite> {
+  const script = modelViewerScript()
+  const files = new Map<string, string>([
+    ['/model-viewer.min.js', script],
+    ['/meshopt_decoder.js', path.resolve('node_modules/meshoptimizer/meshopt_decoder.cjs')],
+    ['/draco/draco_decoder.js', path.join(THREE_LIBS, 'draco/gltf/draco_decoder.js')],
+    ['/draco/draco_decoder.wasm', path.join(THREE_LIBS, 'draco/gltf/draco_decoder.wasm')],
+    ['/draco/draco_wasm_wrapper.js', path.join(THREE_LIBS, 'draco/gltf/draco_wasm_wrapper.js')],
+    ['/basis/basis_transcoder.js', path.join(THREE_LIBS, 'basis/basis_transcoder.js')],
+    ['/basis/basis_transcoder.wasm', path.join(THREE_LIBS, 'basis/basis_transcoder.wasm')],
+  ])
+  const pages = new Map<string, string>()
+  const zipped = new Map<string, Buffer>()
+  const server: Server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://bench')
+    const html = pages.get(url.pathname)
+    const file = files.get(url.pathname)
+    if (!html && !file) {
+      response.writeHead(404).end()
+      return
+    }
+    const type = html ? '.html' : path.extname(file!)
+    const gzip = type !== '.glb' && /\bgzip\b/.test(String(request.headers['accept-encoding']))
+    let body: Buffer = html ? Buffer.from(html) : readFileSync(file!)
+    if (gzip) {
+      const key = url.pathname
+      body = (!html && zipped.get(key)) || gzipSync(body, { level: 9 })
+      if (!html) zipped.set(key, body)
+    }
+    response.writeHead(200, {
+      'content-type': TYPES[type] ?? 'application/octet-stream',
+      'content-length': body.length,
+      'cache-control': 'no-cache',
+      ...(gzip ? { 'content-encoding': 'gzip' } : {}),
+    })
+    response.end(body)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  return {
+    origin,
+    show: (name, file, stage) => {
+      files.set(`/models/${name}`, file)
+      pages.set(`/${name}.html`, page(name, stage))
+      return `${origin}/${name}.html`
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  }
+}
+
+export type AnchorRun = Pick<
+  LiveRun,
+  'state' | 'timeToLiveMs' | 'longestTaskMs' | 'blockingMs' | 'bytesBeforeScroll' | 'bytesToLive'
+>
+
+/** The `<model-viewer>` page at `url`, measured as Facet's showcase is (viewer-live.ts). */
+export async function measureAnchor(
+  browser: Browser,
+  url: string,
+  /** Trace every thread from the scroll to `load`, and write where their time went here. */
+  tracePath?: string,
+): Promise<AnchorRun> {
+  const context = await browser.newContext({ ...PHONE, hasTouch: true })
+  const page = await context.newPage()
+  const cdp = await context.newCDPSession(page)
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU })
+  const bytes = countBytes(context)
+  // tsx (esbuild, keepNames) wraps named functions below with `__name`, which the page lacks.
+  await page.addInitScript('globalThis.__name = (fn) => fn')
+  await page.addInitScript(() => {
+    const w = window as unknown as {
+      __tasks: { start: number; duration: number }[]
+      __loaded: number | null
+    }
+    w.__tasks = []
+    w.__loaded = null
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries())
+        w.__tasks.push({ start: entry.startTime, duration: entry.duration })
+    }).observe({ type: 'longtask', buffered: true })
+    // Heard from the start: a viewer that loads before the scroll is reported as such.
+    document.addEventListener(
+      'load',
+      (event) => {
+        if ((event.target as Element).localName === 'model-viewer') w.__loaded ??= performance.now()
+      },
+      true,
+    )
+  })
+  await page.goto(url, { waitUntil: 'load' })
+  await page.waitForTimeout(1500)
+  // Loaded and quiet: the element defined, and no long task for a second (up to 15 s).
+  await page.evaluate(() => customElements.whenDefined('model-viewer'))
+  await page
+    .waitForFunction(
+      () => {
+        const tasks = (window as unknown as { __tasks: { start: number; duration: number }[] })
+          .__tasks
+        const last = Math.max(0, ...tasks.map((t) => t.start + t.duration))
+        return performance.now() - last >= 1000
+      },
+      undefined,
+      { polling: 100, timeout: 15_000 },
+    )
+    .catch(() => {})
+  const bytesBeforeScroll = await bytes.settle()
+  if (tracePath) await browser.startTracing(page, { categories: TASK_TRACE_CATEGORIES })
+  const result = await page.evaluate(
+    () =>
+      new Promise<{ state: string; start: number; end: number }>((resolve) => {
+        const viewer = document.querySelector('model-viewer')!
+        const start = performance.mark('bench-trace-zero').startTime
+        const w = window as unknown as { __loaded: number | null }
+        if (w.__loaded !== null)
+          return resolve({ state: 'live before the scroll', start, end: start })
+        const timer = setTimeout(
+          () => resolve({ state: 'timeout', start, end: performance.now() }),
+          90_000,
+        )
+        viewer.addEventListener('load', () => {
+          clearTimeout(timer)
+          resolve({ state: 'live', start, end: performance.now() })
+        })
+        viewer.addEventListener('error', () => {
+          clearTimeout(timer)
+          resolve({ state: 'error', start, end: performance.now() })
+        })
+        viewer.scrollIntoView({ block: 'center' })
+      }),
+  )
+  if (tracePath) {
+    const raw = await browser.stopTracing()
+    await writeFile(tracePath.replace(/(\.json)?$/, '.trace.json'), raw)
+    await writeFile(tracePath, JSON.stringify(threadTimes(JSON.parse(raw.toString())), null, 2))
+  }
+  const tasks = await page.evaluate(
+    () => (window as unknown as { __tasks: { start: number; duration: number }[] }).__tasks,
+  )
+  const during = tasks.filter((t) => t.start + t.duration >= result.start && t.start <= result.end)
+  const bytesToLive = (await bytes.settle()) - bytesBeforeScroll
+  await context.close()
+  return {
+    state: result.state,
+    timeToLiveMs: Math.round(result.end - result.start),
+    longestTaskMs: Math.round(Math.max(0, ...during.map((t) => t.duration))),
+    blockingMs: blocking(during),
+    bytesBeforeScroll,
+    bytesToLive,
+  }
+}

@@ -1,0 +1,1 @@
+export function writeViewersSection(reportFile: string, report: unknown): void
