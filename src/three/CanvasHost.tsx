@@ -13,7 +13,7 @@
 // motion, and the viewer's pointer, wheel, touch and key input as view commands. It receives
 // first frames drawn, download progress, errors, and context loss and restore.
 import { useEffect, useRef, useState } from 'react'
-import { threeStore, type SlotEntry, type ViewCommand } from './store'
+import { threeStore, type SceneSpec, type SlotEntry, type ViewCommand } from './store'
 import type {
   DebugFlags,
   FromRenderer,
@@ -23,7 +23,7 @@ import type {
   ToRenderer,
   Viewport,
 } from './protocol'
-import { askWorker, firstPath, mainOrOff, type RenderPath } from './webgl-probe'
+import { askWorker, firstPath, mainOrOff, workerPath, type RenderPath } from './webgl-probe'
 
 export type { RenderPath }
 
@@ -70,13 +70,77 @@ const workerCanDraw = () =>
       new Worker(new URL('./render/webgl-probe.worker.ts', import.meta.url), { type: 'module' }),
   ))
 
+const createRenderWorker = () =>
+  new Worker(new URL('./render/render.worker.ts', import.meta.url), { type: 'module' })
+
+/**
+ * The renderer's worker started before the page has a canvas for it (`warmUp`), with what it
+ * said meanwhile, until the bridge takes it (`startRendererOn`). Once taken, no other is warmed
+ * while the host is there.
+ */
+const early: { worker: Worker | null; failed: boolean; taken: boolean; said: FromRenderer[] } = {
+  worker: null,
+  failed: false,
+  taken: false,
+  said: [],
+}
+
+/**
+ * Starts the 3D's slow part before the visitor engages, off the page's main thread, as the slots
+ * named come near the screen (ThreeSlot.tsx calls this at idle, once the page has loaded): the
+ * probe worker's answer, then, where a worker can draw, the renderer's worker, which fetches and
+ * compiles its code, times the GPU on a throwaway context and fetches each model's variant for
+ * that tier (`warm`, protocol.ts). What is left for the engagement is the canvas's context, the
+ * scenes and the first frame. The page's own thread only creates the workers and posts a message.
+ * Nothing happens where the renderer would run on the main thread (`?debug3d=main`, or no worker
+ * that can draw): there the tier needs the canvas's context, which the page makes on engagement.
+ */
+export async function warmUp(specs: SceneSpec[]): Promise<void> {
+  const flags = debugFlags(window.location.search)
+  if (flags.main || early.taken || !(await workerPath(workerCanDraw))) return
+  if (early.taken) return
+  if (!early.worker) {
+    const worker = (early.worker = createRenderWorker())
+    worker.onmessage = (event: MessageEvent<FromRenderer>) => early.said.push(event.data)
+    worker.onerror = (event) => {
+      event.preventDefault()
+      early.failed = true
+    }
+  }
+  const models = specs.flatMap((spec) =>
+    spec.kind === 'procedural' ? [] : [new URL(spec.url, document.baseURI).href],
+  )
+  early.worker.postMessage({
+    type: 'warm',
+    debug: flags,
+    base: document.baseURI,
+    models,
+  } satisfies ToRenderer)
+}
+
+/** The warmed worker and what it said, for the bridge; null when none is (or it failed). */
+function takeWarmWorker(): { worker: Worker; said: FromRenderer[] } | null {
+  early.taken = true
+  const { worker, failed, said } = early
+  early.worker = null
+  if (!worker) return null
+  if (failed) {
+    worker.terminate()
+    return null
+  }
+  return { worker, said: said.splice(0) }
+}
+
 const rectOf = (element: Element): Rect => {
   const { left, top, width, height } = element.getBoundingClientRect()
   return { left, top, width, height }
 }
 
-/** The slots as the renderer needs them: plain data, model URLs made absolute for the worker. */
-function sceneSlots(): SceneSlot[] {
+/**
+ * The slots as the renderer needs them, less their rectangles: plain data, model URLs made
+ * absolute for the worker.
+ */
+function sceneSlots(): Omit<SceneSlot, 'rect'>[] {
   return threeStore.slots().map((slot) => ({
     id: slot.id,
     spec:
@@ -85,7 +149,6 @@ function sceneSlots(): SceneSlot[] {
         : { ...slot.spec, url: new URL(slot.spec.url, document.baseURI).href },
     reducedMotion: slot.reducedMotion,
     visible: slot.visible,
-    rect: rectOf(slot.element),
   }))
 }
 
@@ -161,9 +224,8 @@ function startRendererOn(
   receive: (message: FromRenderer) => void,
 ): { send: (message: ToRenderer) => void; stop: () => void } {
   if (path === 'worker') {
-    const worker = new Worker(new URL('./render/render.worker.ts', import.meta.url), {
-      type: 'module',
-    })
+    const warmed = takeWarmWorker()
+    const worker = warmed?.worker ?? createRenderWorker()
     let ready = false
     worker.onmessage = (event: MessageEvent<FromRenderer>) => {
       ready ||= event.data.type === 'ready'
@@ -176,6 +238,8 @@ function startRendererOn(
       event.preventDefault()
       receive({ type: 'unsupported', reason: `the 3D worker failed: ${event.message}` })
     }
+    // What the warmed worker said before the bridge was here (a policy violation, say).
+    for (const message of warmed?.said ?? []) receive(message)
     const offscreen = canvas.transferControlToOffscreen()
     worker.postMessage({ ...init, canvas: offscreen }, [offscreen])
     return { send: (message) => worker.postMessage(message), stop: () => worker.terminate() }
@@ -337,11 +401,18 @@ function connect(
   const observed = new WeakSet<Element>()
   let described = ''
   const syncSlots = () => {
+    // Every change of the store comes here (a slot's progress, its status): the slots are sent
+    // only when they changed, and only then measured (a rectangle read after React's commit is a
+    // layout of the page, 20 ms and more at 4× CPU, in the same task).
     const slots = sceneSlots()
-    const key = JSON.stringify(slots.map(({ rect: _rect, ...rest }) => rest))
+    const key = JSON.stringify(slots)
     if (key !== described) {
       described = key
-      renderer.send({ type: 'slots', slots })
+      const measured = slots.map((slot) => ({
+        ...slot,
+        rect: rectOf(threeStore.get(slot.id)!.element),
+      }))
+      renderer.send({ type: 'slots', slots: measured })
     }
     for (const slot of threeStore.slots()) {
       // A stage that changes size (its own layout, not the page's) is measured again too.
@@ -415,6 +486,15 @@ export default function CanvasHost() {
   // null while the probe worker is asked where the renderer can run.
   const [path, setPath] = useState<RenderPath | null>(null)
   const layerRef = useRef<HTMLDivElement>(null)
+
+  // Gone with the page's last slot (a client-side navigation): the next page's slots may warm a
+  // worker up again.
+  useEffect(
+    () => () => {
+      early.taken = false
+    },
+    [],
+  )
 
   useEffect(() => {
     let asking = true

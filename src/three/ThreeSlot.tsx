@@ -11,14 +11,43 @@ import {
   type ReactNode,
 } from 'react'
 import { createPortal } from 'react-dom'
-import dynamic from 'next/dynamic'
 import { threeStore, type SceneSpec, type SlotStatus, type ViewCommand } from './store'
 import styles from './three.module.css'
-import { whenEngagedOrQuiet } from './when-to-load'
+import { whenEngagedOrQuiet, whenNear } from './when-to-load'
 
 // The one canvas host: three.js, R3F and drei live in this chunk, fetched only by a page that
-// has a 3D slot, and only once the visitor engages or the page has been quiet (when-to-load.ts).
-const CanvasHost = dynamic(() => import('./CanvasHost'), { ssr: false })
+// has a 3D slot, and only once a slot nears the screen (to warm the renderer up) or the visitor
+// engages or the page has been quiet (when-to-load.ts). One `import()` for both uses: each call
+// site of its own would make a chunk of its own, the same code fetched twice.
+type HostModule = typeof import('./CanvasHost')
+let hostModule: HostModule | null = null
+const loadHost = () => import('./CanvasHost').then((module) => (hostModule = module))
+
+/**
+ * The host, rendered at once when its chunk is here (warmed up near the screen), else once it
+ * arrives. Not `next/dynamic`: its `React.lazy` suspends on first render even for a chunk already
+ * loaded, and React holds the reveal of a suspended boundary's content for 300 ms (traced: the
+ * host mounted 300 ms after the visitor's scroll with nothing else to do).
+ */
+function Host() {
+  const [module, setModule] = useState(hostModule)
+  useEffect(() => {
+    if (module) return
+    let current = true
+    loadHost().then(
+      (loaded) => current && setModule(loaded),
+      (error: unknown) => {
+        // No host, no 3D: every slot keeps its poster, with its description.
+        console.warn(`3D: the canvas host could not be loaded (${String(error)}).`)
+        if (current) threeStore.setAll('unsupported')
+      },
+    )
+    return () => {
+      current = false
+    }
+  }, [module])
+  return module ? createPortal(<module.default />, document.body) : null
+}
 
 /** Words the slot shows; all come from the slice's fields. */
 export type ThreeSlotLabels = {
@@ -103,6 +132,21 @@ export default function ThreeSlot({ spec, description, labels, children }: Three
     }
     return whenEngagedOrQuiet(() => setWanted(true))
   }, [spec])
+
+  // Near the screen, before the visitor engages: the renderer's worker starts, times the GPU and
+  // fetches the model, off the main thread (CanvasHost.tsx, `warmUp`), so that the engagement
+  // finds them done. Not with Save-Data, nor without WebGL; not once the 3D is wanted anyway.
+  useEffect(() => {
+    const element = stageRef.current
+    if (!spec || wanted || !element || typeof WebGLRenderingContext === 'undefined') return
+    if ((navigator as Navigator & { connection?: Connection }).connection?.saveData) return
+    return whenNear(element, () => {
+      void import('./CanvasHost').then(
+        ({ warmUp }) => warmUp([spec]),
+        () => {},
+      )
+    })
+  }, [spec, wanted])
 
   // Register with the host while wanted; the host draws the scene over the stage.
   useEffect(() => {
@@ -203,7 +247,7 @@ export default function ThreeSlot({ spec, description, labels, children }: Three
       ) : (
         fallbackDescription
       )}
-      {ownsHost && createPortal(<CanvasHost />, document.body)}
+      {ownsHost && <Host />}
     </div>
   )
 }

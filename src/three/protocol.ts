@@ -28,8 +28,23 @@ export type DebugFlags = { hook: boolean; motion: boolean; main: boolean; model:
 /** The canvas's size in CSS pixels, and the display's pixel ratio. */
 export type Viewport = { width: number; height: number; dpr: number }
 
+/**
+ * Sent to a worker before its canvas, as a slot nears the screen (CanvasHost.tsx, `warmUp`): the
+ * worker times its GPU on a throwaway context and fetches each model's variant for that tier, so
+ * that at `init` only the canvas's context, the scenes and the first frame are left.
+ */
+export type WarmMessage = {
+  type: 'warm'
+  debug: DebugFlags
+  /** The page's URL (as in `init`). */
+  base: string
+  /** The model URLs of the slots near the screen, absolute, as the slots will name them. */
+  models: string[]
+}
+
 /** From the page to the renderer. */
 export type ToRenderer =
+  | WarmMessage
   | {
       type: 'init'
       /** The worker's canvas; absent on the main thread, which is handed its canvas directly. */

@@ -85,9 +85,17 @@ export async function firstPath(
   workerCanDraw: () => Promise<boolean>,
 ): Promise<RenderPath> {
   if (forceMain) return mainOrOff()
+  return (await workerPath(workerCanDraw)) ? 'worker' : mainOrOff()
+}
+
+/**
+ * Whether the browser can hand a canvas to a worker and a worker can draw on it (asked of
+ * `workerCanDraw`, off the main thread). The page's own thread makes no context to find out.
+ */
+export async function workerPath(workerCanDraw: () => Promise<boolean>): Promise<boolean> {
   const canTransfer =
     typeof Worker !== 'undefined' &&
     typeof OffscreenCanvas !== 'undefined' &&
     'transferControlToOffscreen' in HTMLCanvasElement.prototype
-  return canTransfer && (await workerCanDraw()) ? 'worker' : mainOrOff()
+  return canTransfer && (await workerCanDraw())
 }

@@ -73,3 +73,45 @@ export function whenEngagedOrQuiet(callback: () => void): () => void {
   else window.addEventListener('load', onLoad, { once: true })
   return cancel
 }
+
+/** How near the screen a slot must come for its 3D to be warmed up: one viewport above or below. */
+export const NEAR_MARGIN = '100% 0px'
+
+/**
+ * Calls `callback` once, when `element` comes within a viewport of the screen (`NEAR_MARGIN`), but
+ * never before the page has loaded and the main thread is idle: nothing of the 3D's competes
+ * with the page's own start. Returns a function that cancels the wait.
+ */
+export function whenNear(element: Element, callback: () => void): () => void {
+  let done = false
+  let observer: IntersectionObserver | undefined
+  let idle: number | undefined
+  const cancel = () => {
+    done = true
+    observer?.disconnect()
+    if (idle !== undefined) (window.cancelIdleCallback ?? clearTimeout)(idle)
+    window.removeEventListener('load', onLoad)
+  }
+  const watch = () => {
+    if (done) return
+    observer = new IntersectionObserver(
+      (entries) => {
+        if (done || !entries.some((entry) => entry.isIntersecting)) return
+        cancel()
+        callback()
+      },
+      { rootMargin: NEAR_MARGIN },
+    )
+    observer.observe(element)
+  }
+  function onLoad() {
+    if (done) return
+    // WebKit has no requestIdleCallback: a task after `load` stands in for it.
+    idle = window.requestIdleCallback
+      ? window.requestIdleCallback(watch, { timeout: 2000 })
+      : (setTimeout(watch, 0) as unknown as number)
+  }
+  if (document.readyState === 'complete') onLoad()
+  else window.addEventListener('load', onLoad, { once: true })
+  return cancel
+}

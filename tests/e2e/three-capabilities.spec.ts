@@ -134,6 +134,50 @@ test('where an OffscreenCanvas gives WebGL, the worker draws', async ({ page }) 
   report('3D bytes, worker', `${kb(fetched)} KB`)
 })
 
+test('near the screen, the worker starts and fetches the model before the visitor engages; the engagement takes that worker', async ({
+  page,
+}) => {
+  const workers: string[] = []
+  page.on('worker', (worker) => workers.push(worker.url()))
+  const models: { url: string; at: 'before' | 'after'; time: number }[] = []
+  let engaged = false
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname.endsWith('.glb'))
+      models.push({ url: request.url(), at: engaged ? 'after' : 'before', time: Date.now() })
+  })
+  // When the page first had a canvas (the 3D's start: engagement, or the quiet window's end).
+  await page.addInitScript(() => {
+    new MutationObserver((_, observer) => {
+      if (!document.querySelector('canvas')) return
+      ;(window as unknown as { __canvasAt: number }).__canvasAt = Date.now()
+      observer.disconnect()
+    }).observe(document, { childList: true, subtree: true })
+  })
+  await page.goto('/en-us/showcase?debug3d', { waitUntil: 'load' })
+  // Nobody engages: once the page is idle, the slots near the screen have their models fetched,
+  // each the variant of the tier the worker measured, before the page has any canvas.
+  await expect
+    .poll(() => models.filter((m) => m.at === 'before').length, { timeout: 30_000 })
+    .toBeGreaterThan(0)
+  const canvasAt = await page.evaluate(
+    () => (window as unknown as { __canvasAt?: number }).__canvasAt ?? null,
+  )
+  expect(canvasAt === null || canvasAt > models[0]!.time).toBe(true)
+  for (const model of models)
+    expect(new URL(model.url).searchParams.get('tier')).toMatch(/^(low|high)$/)
+  expect(await workerKinds(page, workers)).toEqual(['probe', 'renderer'])
+
+  engaged = true
+  await page.mouse.move(500, 450)
+  await page.mouse.wheel(0, 1)
+  await waitLive(page, 0)
+  await expectRenderPath(page, 'worker')
+  // The same two workers: the renderer warmed up is the one that draws, with the bytes it fetched.
+  expect(await workerKinds(page, workers)).toEqual(['probe', 'renderer'])
+  const before = new Set(models.filter((m) => m.at === 'before').map((m) => m.url))
+  expect(models.filter((m) => m.at === 'after' && before.has(m.url))).toEqual([])
+})
+
 for (const path of ['worker', 'main'] as const) {
   test(`a software renderer gets the low tier even when it calls itself "Apple GPU" (${path} path)`, async ({
     page,

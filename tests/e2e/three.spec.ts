@@ -290,10 +290,13 @@ for (const path of RENDER_PATHS) {
       await page.goto(url3d('/en-us/showcase', path))
       const hero = slot(page, PROCEDURAL)
       await expect(hero.root).toHaveAttribute('data-3d-state', 'ask')
-      // After load and an idle period, still no canvas: the 3D chunk was not fetched.
+      // After load and an idle period, still no canvas and no worker: the 3D chunk was not
+      // fetched, nor warmed up near the screen (which, without Save-Data, starts at that idle).
       await page.waitForLoadState('load')
       await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve)))
+      await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve)))
       await expect(page.locator('canvas')).toHaveCount(0)
+      expect(page.workers()).toEqual([])
       await expect(hero.poster).toBeVisible()
 
       await hero.root.getByRole('button', { name: content.procedural.load_label }).click()

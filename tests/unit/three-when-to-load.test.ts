@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
-import { afterEach, describe, expect, it, vi } from 'vitest'
-import { QUIET_MS, whenEngagedOrQuiet } from '../../src/three/when-to-load'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { NEAR_MARGIN, QUIET_MS, whenEngagedOrQuiet, whenNear } from '../../src/three/when-to-load'
 
 // When the 3D may load: at the visitor's first engagement, including one that came before the
 // page listened (a scroll while it hydrated), or once the loaded page has been quiet.
@@ -76,5 +76,88 @@ describe('whenEngagedOrQuiet', () => {
     whenEngagedOrQuiet(late)()
     window.dispatchEvent(new Event('scroll'))
     expect(late).not.toHaveBeenCalled()
+  })
+})
+
+// When the 3D is warmed up before engagement: the slot within a viewport of the screen, and only
+// once the page has loaded and its main thread is idle.
+describe('whenNear', () => {
+  type Watch = { callback: IntersectionObserverCallback; options?: IntersectionObserverInit }
+  let watches: Watch[] = []
+  let observed: Element[] = []
+  let disconnected = 0
+  class FakeObserver {
+    constructor(callback: IntersectionObserverCallback, options?: IntersectionObserverInit) {
+      watches.push({ callback, options })
+    }
+    observe(element: Element) {
+      observed.push(element)
+    }
+    disconnect() {
+      disconnected++
+    }
+  }
+  /** The browser says whether the element is within the margin now. */
+  const intersect = (isIntersecting: boolean) =>
+    watches
+      .at(-1)!
+      .callback([{ isIntersecting } as IntersectionObserverEntry], {} as IntersectionObserver)
+
+  beforeEach(() => {
+    watches = []
+    observed = []
+    disconnected = 0
+    vi.useFakeTimers()
+    vi.stubGlobal('IntersectionObserver', FakeObserver)
+  })
+  afterEach(() => {
+    vi.unstubAllGlobals()
+    vi.useRealTimers()
+    delete (document as { readyState?: unknown }).readyState
+  })
+
+  it('watches a loaded page at its next idle moment, and fires once the element is within a viewport', () => {
+    const element = document.createElement('div')
+    const fired = vi.fn()
+    const cancel = whenNear(element, fired)
+    expect(watches).toHaveLength(0) // not in the page's own task
+    vi.advanceTimersByTime(2000)
+    expect(observed).toEqual([element])
+    expect(watches[0]!.options?.rootMargin).toBe(NEAR_MARGIN)
+    intersect(false)
+    expect(fired).not.toHaveBeenCalled()
+    intersect(true)
+    expect(fired).toHaveBeenCalledTimes(1)
+    expect(disconnected).toBe(1)
+    intersect(true)
+    expect(fired).toHaveBeenCalledTimes(1)
+    cancel()
+  })
+
+  it('waits for the page to load first', () => {
+    Object.defineProperty(document, 'readyState', { value: 'loading', configurable: true })
+    const fired = vi.fn()
+    const cancel = whenNear(document.createElement('div'), fired)
+    vi.advanceTimersByTime(10_000)
+    expect(watches).toHaveLength(0)
+    window.dispatchEvent(new Event('load'))
+    vi.advanceTimersByTime(2000)
+    expect(watches).toHaveLength(1)
+    intersect(true)
+    expect(fired).toHaveBeenCalledTimes(1)
+    cancel()
+  })
+
+  it('a cancelled wait never watches, or never fires', () => {
+    const fired = vi.fn()
+    whenNear(document.createElement('div'), fired)()
+    vi.advanceTimersByTime(2000)
+    expect(watches).toHaveLength(0)
+
+    const cancel = whenNear(document.createElement('div'), fired)
+    vi.advanceTimersByTime(2000)
+    cancel()
+    intersect(true)
+    expect(fired).not.toHaveBeenCalled()
   })
 })

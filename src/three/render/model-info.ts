@@ -2,7 +2,15 @@
 // fetched, its triangles, its textures' sizes and their GPU memory. Read from three's objects
 // once the model is loaded; nothing is fetched again (no HEAD).
 import { GLTFLoader, type GLTF } from 'three/examples/jsm/loaders/GLTFLoader.js'
-import type { CompressedTexture, InstancedMesh, Material, Mesh, Texture } from 'three'
+import {
+  LoaderUtils,
+  type CompressedTexture,
+  type InstancedMesh,
+  type Material,
+  type Mesh,
+  type Texture,
+} from 'three'
+import { takePrefetched } from './prefetch'
 import type { ModelInfo } from '../protocol'
 
 /** The bytes each loaded model's file had, as GLTFLoader parsed them. */
@@ -13,6 +21,37 @@ const fetchedBytes = new WeakMap<GLTF, number>()
  * received for the URL it fetched (the variant's, or the original's).
  */
 export class MeasuredGLTFLoader extends GLTFLoader {
+  /** As GLTFLoader's, but from the bytes prefetched for `url` when there are (prefetch.ts). */
+  load(
+    url: string,
+    onLoad: (gltf: GLTF) => void,
+    onProgress?: (event: ProgressEvent) => void,
+    onError?: (error: unknown) => void,
+  ): void {
+    const prefetched = takePrefetched(url)
+    if (!prefetched) return super.load(url, onLoad, onProgress, onError)
+    prefetched.then(
+      (bytes) => {
+        onProgress?.(
+          new ProgressEvent('progress', {
+            lengthComputable: true,
+            loaded: bytes.byteLength,
+            total: bytes.byteLength,
+          }),
+        )
+        const resourcePath = this.resourcePath || LoaderUtils.extractUrlBase(url)
+        try {
+          this.parse(bytes, resourcePath, onLoad, onError)
+        } catch (error) {
+          if (onError) onError(error)
+          else throw error
+        }
+      },
+      // Not fetched after all: the loader fetches it, and reports its own error if it fails.
+      () => super.load(url, onLoad, onProgress, onError),
+    )
+  }
+
   parse(
     data: ArrayBuffer | string,
     path: string,

@@ -1,7 +1,9 @@
 // The 3D renderer's Web Worker: three.js, R3F, scene building, model decoding, shader
 // compilation and the frame loop all run here, on the OffscreenCanvas the page transferred.
-// The page's first message is `init` with the canvas; every later one goes to the renderer.
-import { startRenderer } from './renderer'
+// The page's first message is `init` with the canvas, or `warm` (any number of them) before it:
+// a slot nears the screen, so the worker measures its GPU and fetches the models while the page
+// has no canvas for it yet. Every message after `init` goes to the renderer.
+import { startRenderer, warm } from './renderer'
 import type { FromRenderer, ToRenderer } from '../protocol'
 
 const post = (message: FromRenderer) => self.postMessage(message)
@@ -30,7 +32,13 @@ self.addEventListener('securitypolicyviolation', (event) =>
 self.onmessage = (event: MessageEvent<ToRenderer>) => {
   const message = event.data
   if (receive) receive(message)
-  else if (message.type !== 'init' || !message.canvas)
+  else if (message.type === 'warm') {
+    if (
+      typeof WebGL2RenderingContext !== 'undefined' ||
+      typeof WebGLRenderingContext !== 'undefined'
+    )
+      warm(message)
+  } else if (message.type !== 'init' || !message.canvas)
     post({ type: 'unsupported', reason: 'the worker was not given its canvas first' })
   else if (
     typeof WebGL2RenderingContext === 'undefined' &&

@@ -34,6 +34,8 @@ import { Boundary, caughtErrors, HostContext, mayAnimate } from './host-context'
 import { createSceneStore, onCanvas, useSceneStore, type SceneStore } from './scene-store'
 import { dprCeiling, median, nextDpr, startDpr, tierFromProbe, type Tier } from './resolution'
 import { probeGpu } from './gpu-probe'
+import { prefetchModel } from './prefetch'
+import { modelUrlFor } from '../model-variant'
 import type {
   DebugFlags,
   FromRenderer,
@@ -41,6 +43,7 @@ import type {
   SceneSlot,
   ToRenderer,
   Viewport,
+  WarmMessage,
 } from '../protocol'
 
 // R3F's <Canvas> registers three's classes as JSX elements; a root made with createRoot (needed
@@ -359,6 +362,57 @@ function Scenes({
   )
 }
 
+/** The tier from a few timed draws on `gl` (gpu-probe.ts), and their median time. */
+async function timed(gl: WebGLRenderer): Promise<{ tier: Tier; probeMs: number }> {
+  const samples = await probeGpu(gl)
+  return { tier: tierFromProbe(samples), probeMs: median(samples.slice(1)) }
+}
+
+/**
+ * The GPU probe in a worker, on a throwaway context of a 1 × 1 OffscreenCanvas (it draws into its
+ * own target), released before the canvas's context is made: so that context is made for the
+ * tier, multisampled (MSAA) on the high tier only. On a software renderer every sample is the
+ * CPU's work, and with software compositing each frame is read back too. Traced on the showcase
+ * in a window (SwiftShader), a frame's read-back waited a median 35 ms without MSAA, 61 ms with it,
+ * and a key's frame waits behind it (docs/3d.md, "Input as the 3D arrives"). On the main-thread
+ * path a second context would cost the page's thread its creation; there the probe uses the
+ * canvas's own context. Null when no throwaway context could be made or timed.
+ */
+async function probeOnThrowaway(): Promise<{ tier: Tier; probeMs: number } | null> {
+  let gl: WebGLRenderer
+  try {
+    gl = new WebGLRenderer({ canvas: new OffscreenCanvas(1, 1), antialias: false })
+  } catch {
+    return null
+  }
+  try {
+    return await timed(gl)
+  } catch {
+    return null
+  } finally {
+    gl.dispose()
+    gl.forceContextLoss()
+  }
+}
+
+/** The worker's GPU probe, started by `warm` before the canvas came. */
+let warmed: Promise<{ tier: Tier; probeMs: number } | null> | null = null
+
+/**
+ * A worker's start before its canvas (the page sends `warm` as a slot nears the screen): times
+ * the GPU on a throwaway context, then fetches each model's file for that tier (prefetch.ts),
+ * so that `startRenderer` finds the tier measured and the bytes here or on their way. Called
+ * again with more models, it fetches those; the probe runs once.
+ */
+export function warm({ debug, base, models }: Omit<WarmMessage, 'type'>): void {
+  warmed ??= probeOnThrowaway()
+  void warmed.then((probe) => {
+    // No throwaway context: the canvas's own will be timed, and the models fetched for it then.
+    if (!probe) return
+    for (const url of models) prefetchModel(modelUrlFor(url, debug.model, probe.tier, base))
+  })
+}
+
 /**
  * Starts the renderer on `canvas` and returns the function that takes the page's messages. It
  * reports `unsupported` when no WebGL context can be created here.
@@ -479,35 +533,17 @@ export function startRenderer(
 
   const { width, height } = init.viewport
   const timeGpu = async (gl: WebGLRenderer) => {
-    const samples = await probeGpu(gl)
-    tier = tierFromProbe(samples)
-    probeMs = median(samples.slice(1))
+    ;({ tier, probeMs } = await timed(gl))
   }
   // In a worker, the tier is known before the canvas's context is made, so that context is made
-  // for it: multisampling (MSAA) only on the high tier. On a software renderer every sample is
-  // the CPU's work, and with software compositing each frame is read back too. Traced on the showcase
-  // in a window (SwiftShader), a frame's read-back waited a median 35 ms without MSAA, 61 ms with
-  // it, and a key's frame waits behind it (docs/3d.md, "Input as the 3D arrives"). The
-  // probe draws on a throwaway context of a 1 × 1 OffscreenCanvas (it draws into its own target),
-  // released before the canvas's context is made. On the main-thread path a second context would
-  // cost the page's thread its creation; there the probe uses the canvas's own context.
+  // for it (see `probeOnThrowaway`), timed already when the page warmed the worker up (`warm`).
   const inWorker = typeof OffscreenCanvas !== 'undefined' && canvas instanceof OffscreenCanvas
   const probedFirst = async () => {
     if (!inWorker) return
-    let gl: WebGLRenderer | null = null
-    try {
-      gl = new WebGLRenderer({ canvas: new OffscreenCanvas(1, 1), antialias: false })
-    } catch {
-      return // No context for the probe: it runs on the canvas's own, below.
-    }
-    try {
-      await timeGpu(gl)
-    } catch {
-      probeMs = NaN // The canvas's own context is timed instead.
-    } finally {
-      gl.dispose()
-      gl.forceContextLoss()
-    }
+    const probe = await (warmed ?? probeOnThrowaway())
+    if (!probe) return // No context for the probe: it runs on the canvas's own, below.
+    tier = probe.tier
+    probeMs = probe.probeMs
   }
   // The context is made in a task of its own (on the main-thread path, the module's evaluation
   // came just before).

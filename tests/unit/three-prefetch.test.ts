@@ -1,0 +1,82 @@
+// @vitest-environment happy-dom
+import { Document, NodeIO } from '@gltf-transform/core'
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import type { GLTF } from 'three/examples/jsm/loaders/GLTFLoader.js'
+import { MeasuredGLTFLoader } from '../../src/three/render/model-info'
+import { prefetchModel, takePrefetched } from '../../src/three/render/prefetch'
+
+// A model fetched while the worker waits for its canvas (a `warm` message) is what the model's
+// loader then parses: not fetched twice, and a failed prefetch leaves the loader to fetch (and
+// report) it itself.
+
+/** A one-triangle GLB, made here as any exporter would write it. */
+async function triangle(): Promise<Uint8Array> {
+  const doc = new Document()
+  const buffer = doc.createBuffer()
+  const position = doc
+    .createAccessor()
+    .setType('VEC3')
+    .setArray(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]))
+    .setBuffer(buffer)
+  const mesh = doc
+    .createMesh()
+    .addPrimitive(doc.createPrimitive().setAttribute('POSITION', position))
+  doc.createScene().addChild(doc.createNode().setMesh(mesh))
+  return new NodeIO().writeBinary(doc)
+}
+
+let glb: Uint8Array
+beforeAll(async () => {
+  glb = await triangle()
+})
+afterEach(() => vi.unstubAllGlobals())
+
+/** `fetch` answering `status` with the triangle, counting the URLs asked for. */
+function stubFetch(status = 200): string[] {
+  const asked: string[] = []
+  vi.stubGlobal('fetch', async (input: RequestInfo | URL) => {
+    asked.push(typeof input === 'string' ? input : 'url' in input ? input.url : input.href)
+    return new Response(status === 200 ? glb.slice() : 'missing', { status })
+  })
+  return asked
+}
+
+const load = (loader: MeasuredGLTFLoader, url: string) =>
+  new Promise<GLTF>((resolve, reject) => loader.load(url, resolve, undefined, reject))
+
+describe('models prefetched before the canvas', () => {
+  it('the loader parses the prefetched bytes, fetching nothing more, and gives them out once', async () => {
+    const asked = stubFetch()
+    const url = 'http://site.test/media/a.glb?tier=low'
+    prefetchModel(url)
+    prefetchModel(url) // a second warm message naming it again fetches nothing
+    expect(asked).toEqual([url])
+    const progress: number[] = []
+    const gltf = await new Promise<GLTF>((resolve, reject) =>
+      new MeasuredGLTFLoader().load(url, resolve, (e) => progress.push(e.loaded / e.total), reject),
+    )
+    expect(gltf.scene.children).toHaveLength(1)
+    expect(progress).toEqual([1])
+    expect(asked).toEqual([url])
+    // Taken: another load of the URL is the loader's own fetch.
+    expect(takePrefetched(url)).toBeNull()
+    await load(new MeasuredGLTFLoader(), url)
+    expect(asked).toEqual([url, url])
+  })
+
+  it('a prefetch that failed leaves the loader to fetch the file, and to report its error', async () => {
+    const asked = stubFetch(404)
+    const url = 'http://site.test/media/gone.glb?tier=low'
+    prefetchModel(url)
+    await expect(load(new MeasuredGLTFLoader(), url)).rejects.toThrow(/404/)
+    expect(asked).toEqual([url, url])
+  })
+
+  it('a URL nobody prefetched is fetched by the loader as before', async () => {
+    const asked = stubFetch()
+    const url = 'http://site.test/media/b.glb'
+    expect(takePrefetched(url)).toBeNull()
+    await load(new MeasuredGLTFLoader(), url)
+    expect(asked).toEqual([url])
+  })
+})
