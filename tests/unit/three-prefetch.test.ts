@@ -2,6 +2,8 @@
 import { Document, NodeIO } from '@gltf-transform/core'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { GLTF } from 'three/examples/jsm/loaders/GLTFLoader.js'
+import { glbExtensionsUsed, prefetchDecoders } from '../../src/three/render/gltf-loader'
+import { DECODERS_PATH, KTX2_WORKER_FILE } from '../../src/three/render/decoders'
 import { MeasuredGLTFLoader } from '../../src/three/render/model-info'
 import { prefetchModel, takePrefetched } from '../../src/three/render/prefetch'
 
@@ -78,5 +80,47 @@ describe('models prefetched before the canvas', () => {
     expect(takePrefetched(url)).toBeNull()
     await load(new MeasuredGLTFLoader(), url)
     expect(asked).toEqual([url])
+  })
+})
+
+/** A GLB of `json` alone: the 12-byte header, then the JSON chunk padded with spaces. */
+function glbOf(json: object): ArrayBuffer {
+  let text = JSON.stringify(json)
+  while (text.length % 4) text += ' '
+  const body = new TextEncoder().encode(text)
+  const out = new ArrayBuffer(20 + body.length)
+  const view = new DataView(out)
+  view.setUint32(0, 0x46546c67, true) // "glTF"
+  view.setUint32(4, 2, true)
+  view.setUint32(8, out.byteLength, true)
+  view.setUint32(12, body.length, true)
+  view.setUint32(16, 0x4e4f534a, true) // "JSON"
+  new Uint8Array(out, 20).set(body)
+  return out
+}
+
+describe('the decoders a prefetched model will need', () => {
+  it('are read from the GLB JSON chunk, and fetched from the site before the loader asks', async () => {
+    const buffer = glbOf({ asset: { version: '2.0' }, extensionsUsed: ['KHR_texture_basisu'] })
+    expect(glbExtensionsUsed(buffer)).toEqual(['KHR_texture_basisu'])
+    const asked = stubFetch()
+    prefetchDecoders(buffer)
+    const base = new URL(DECODERS_PATH, self.location.origin)
+    expect(asked).toEqual([
+      new URL('basis_transcoder.wasm', base).href,
+      new URL(KTX2_WORKER_FILE, base).href,
+    ])
+  })
+
+  it('none for a model without such extensions, or bytes that are not a GLB', () => {
+    const plain = glb.buffer.slice(glb.byteOffset, glb.byteOffset + glb.byteLength) as ArrayBuffer
+    expect(glbExtensionsUsed(plain)).toEqual([])
+    expect(
+      glbExtensionsUsed(new TextEncoder().encode('{"asset":{}}').buffer as ArrayBuffer),
+    ).toEqual([])
+    expect(glbExtensionsUsed(new ArrayBuffer(8))).toEqual([])
+    const asked = stubFetch()
+    prefetchDecoders(plain)
+    expect(asked).toEqual([])
   })
 })

@@ -155,3 +155,48 @@ export function configureGltfLoader(loader: GLTFLoader, gl: WebGLRenderer): void
   loader.register(requiredExtensions)
   loader.register(embeddedImages)
 }
+
+/** The decoder files each extension's loader fetches (DRACOLoader's WebAssembly build; KTX2's). */
+const DECODER_FILES: Record<string, string[]> = {
+  KHR_draco_mesh_compression: ['draco_wasm_wrapper.js', 'draco_decoder.wasm'],
+  KHR_texture_basisu: ['basis_transcoder.wasm', KTX2_WORKER_FILE],
+}
+
+/**
+ * The extensions a GLB's JSON chunk says it uses; none for anything else (a `.gltf`, bytes that
+ * are not glTF): its loader will say what it is.
+ */
+export function glbExtensionsUsed(bytes: ArrayBuffer): string[] {
+  const view = new DataView(bytes)
+  // Header: magic "glTF", version, length; then the JSON chunk: its length and type "JSON".
+  if (bytes.byteLength < 20 || view.getUint32(0, true) !== 0x46546c67) return []
+  if (view.getUint32(16, true) !== 0x4e4f534a) return []
+  const length = view.getUint32(12, true)
+  if (20 + length > bytes.byteLength) return []
+  try {
+    const json = JSON.parse(new TextDecoder().decode(new Uint8Array(bytes, 20, length))) as {
+      extensionsUsed?: unknown
+    }
+    return Array.isArray(json.extensionsUsed)
+      ? json.extensionsUsed.filter((e): e is string => typeof e === 'string')
+      : []
+  } catch {
+    return []
+  }
+}
+
+/**
+ * Fetches, ahead of its loader, each decoder file the model in `bytes` will need (served for good
+ * under a path that names three's revision, so the loader then finds them in the HTTP cache):
+ * the renderer warmed up before its canvas (renderer.tsx, `warm`) has nothing to fetch after the
+ * visitor's scroll but its context. Failures are left for the loader to meet and report.
+ */
+export function prefetchDecoders(bytes: ArrayBuffer): void {
+  const base = new URL(DECODERS_PATH, self.location.origin)
+  for (const extension of glbExtensionsUsed(bytes))
+    for (const file of DECODER_FILES[extension] ?? [])
+      fetch(new URL(file, base)).then(
+        (response) => response.arrayBuffer(),
+        () => {},
+      )
+}

@@ -5,9 +5,12 @@
 
 const fetched = new Map<string, Promise<ArrayBuffer>>()
 
-/** Starts fetching `url` (once), as three's FileLoader would: same-origin credentials. */
-export function prefetchModel(url: string): void {
-  if (fetched.has(url)) return
+/**
+ * Starts fetching `url` as three's FileLoader would (same-origin credentials), and returns its
+ * bytes to come; null when it was asked for already.
+ */
+export function prefetchModel(url: string): Promise<ArrayBuffer> | null {
+  if (fetched.has(url)) return null
   const bytes = fetch(url, { credentials: 'same-origin' }).then((response) => {
     if (!response.ok) throw new Error(`${url} answered ${response.status}`)
     return response.arrayBuffer()
@@ -15,6 +18,7 @@ export function prefetchModel(url: string): void {
   // A failed prefetch is not an error of its own: the loader fetches again and reports that one.
   bytes.catch(() => {})
   fetched.set(url, bytes)
+  return bytes
 }
 
 /** The bytes prefetched for `url`, or null when none were asked for; each is given out once. */

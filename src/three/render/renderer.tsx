@@ -35,6 +35,7 @@ import { createSceneStore, onCanvas, useSceneStore, type SceneStore } from './sc
 import { dprCeiling, median, nextDpr, startDpr, tierFromProbe, type Tier } from './resolution'
 import { probeGpu } from './gpu-probe'
 import { prefetchModel } from './prefetch'
+import { prefetchDecoders } from './gltf-loader'
 import { modelUrlFor } from '../model-variant'
 import type {
   DebugFlags,
@@ -401,15 +402,20 @@ let warmed: Promise<{ tier: Tier; probeMs: number } | null> | null = null
 /**
  * A worker's start before its canvas (the page sends `warm` as a slot nears the screen): times
  * the GPU on a throwaway context, then fetches each model's file for that tier (prefetch.ts),
- * so that `startRenderer` finds the tier measured and the bytes here or on their way. Called
- * again with more models, it fetches those; the probe runs once.
+ * so that `startRenderer` finds the tier measured and the bytes here or on their way, and the
+ * decoders a model needs in the HTTP cache. Called again with more models, it fetches those; the
+ * probe runs once.
  */
 export function warm({ debug, base, models }: Omit<WarmMessage, 'type'>): void {
   warmed ??= probeOnThrowaway()
   void warmed.then((probe) => {
     // No throwaway context: the canvas's own will be timed, and the models fetched for it then.
     if (!probe) return
-    for (const url of models) prefetchModel(modelUrlFor(url, debug.model, probe.tier, base))
+    for (const url of models) {
+      const bytes = prefetchModel(modelUrlFor(url, debug.model, probe.tier, base))
+      // And the decoders it will need (Draco, KTX2), known from its JSON once it is here.
+      bytes?.then(prefetchDecoders, () => {})
+    }
   })
 }
 
