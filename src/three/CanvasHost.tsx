@@ -98,6 +98,7 @@ const early: { worker: Worker | null; failed: boolean; taken: boolean; said: Fro
 export async function warmUp(specs: SceneSpec[]): Promise<void> {
   const flags = debugFlags(window.location.search)
   if (flags.main || early.taken || !(await workerPath(workerCanDraw))) return
+  // The visitor may have engaged while the probe worker answered: the bridge has its worker.
   if (early.taken) return
   if (!early.worker) {
     const worker = (early.worker = createRenderWorker())
