@@ -119,6 +119,9 @@ export async function launchWebKit(site: string, options: { display: string }): 
     async goto(path) {
       proxy.reset()
       await driver.get(`${proxy.origin}${path}`)
+      // The proxy notes a status once the site's answer has ended, which may come after WebDriver
+      // says the page has loaded (seen once: /en-us/journal had no status yet), as in firefox.ts.
+      await until(`the site's answer to ${path}`, () => proxy.statuses.has(path))
       const installed = await evaluate(() => '__facetProblems' in window)
       if (!installed) throw new Error(`${path}: the recorder did not come with the page`)
     },
