@@ -35,6 +35,7 @@ import {
   type ModelStats as ModelFigures,
 } from '../services/content-api/models/inspect'
 import { serveModel, unserveModels } from '../tests/fixtures/served-models'
+import { contentFolders, originsOf } from './lib/origins'
 import { environment, measureLive, median, type LiveRun } from './lib/viewer-live'
 import { writeModelsSection } from './lib/models-report.mjs'
 import { imagesOf } from './lib/page-images.mjs'
@@ -51,18 +52,8 @@ const { values } = parseArgs({
     'project-page': { type: 'string', default: '/en-us/work/kiln-museum' },
   },
 })
-const pairs = (text: string) =>
-  text.split(',').map((pair) => {
-    const at = pair.indexOf('=')
-    if (at < 1) throw new Error(`"${pair}" is not label=value`)
-    return [pair.slice(0, at), pair.slice(at + 1)] as const
-  })
-const ORIGINS = pairs(values.origins!).map(([label, url]) => {
-  if (!URL.canParse(url)) throw new Error(`--origins: "${url}" is not a URL`)
-  return { label, url: url.replace(/\/$/, '') }
-})
-const CONTENT = new Map(values.content ? pairs(values.content) : [])
-const contentOf = (label: string) => CONTENT.get(label) ?? 'content'
+const ORIGINS = originsOf(values.origins!)
+const contentOf = contentFolders(values.content)
 const RUNS = Number(values.runs)
 const NAMES = values.models ? values.models.split(',') : CORPUS
 const TIERS = ['low', 'high'] as const

@@ -36,6 +36,7 @@ import {
   serveModelViewer,
   type AnchorRun,
 } from './lib/model-viewer'
+import { contentFolders, originsOf } from './lib/origins'
 import {
   bytesWithoutInput,
   environment,
@@ -54,18 +55,8 @@ const { values } = parseArgs({
     trace: { type: 'string' },
   },
 })
-const pairs = (text: string) =>
-  text.split(',').map((pair) => {
-    const at = pair.indexOf('=')
-    if (at < 1) throw new Error(`"${pair}" is not label=value`)
-    return [pair.slice(0, at), pair.slice(at + 1)] as const
-  })
-const ORIGINS = pairs(values.origins!).map(([label, url]) => {
-  if (!URL.canParse(url)) throw new Error(`--origins: "${url}" is not a URL`)
-  return { label, url: url.replace(/\/$/, '') }
-})
-const CONTENT = new Map(values.content ? pairs(values.content) : [])
-const contentOf = (label: string) => CONTENT.get(label) ?? 'content'
+const ORIGINS = originsOf(values.origins!)
+const contentOf = contentFolders(values.content)
 const RUNS = Number(values.runs)
 if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`--runs: "${values.runs}" is not a count`)
 const NAMES = values.models ? values.models.split(',') : CORPUS

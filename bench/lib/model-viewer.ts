@@ -13,11 +13,18 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
-import { writeFile } from 'node:fs/promises'
 import { gzipSync } from 'node:zlib'
 import type { Browser } from '@playwright/test'
-import { TASK_TRACE_CATEGORIES, threadTimes } from './trace-tasks.mjs'
-import { blocking, countBytes, CPU, PHONE, type LiveRun } from './viewer-live'
+import { TASK_TRACE_CATEGORIES } from './trace-tasks.mjs'
+import {
+  blocking,
+  countBytes,
+  CPU,
+  PHONE,
+  tasksBetween,
+  writeTrace,
+  type LiveRun,
+} from './viewer-live'
 
 export const MODEL_VIEWER_VERSION = '4.4.0'
 const CACHE = path.resolve('.data/bench/model-viewer', MODEL_VIEWER_VERSION)
@@ -212,15 +219,8 @@ export async function measureAnchor(
         viewer.scrollIntoView({ block: 'center' })
       }),
   )
-  if (tracePath) {
-    const raw = await browser.stopTracing()
-    await writeFile(tracePath.replace(/(\.json)?$/, '.trace.json'), raw)
-    await writeFile(tracePath, JSON.stringify(threadTimes(JSON.parse(raw.toString())), null, 2))
-  }
-  const tasks = await page.evaluate(
-    () => (window as unknown as { __tasks: { start: number; duration: number }[] }).__tasks,
-  )
-  const during = tasks.filter((t) => t.start + t.duration >= result.start && t.start <= result.end)
+  if (tracePath) await writeTrace(browser, tracePath)
+  const during = await tasksBetween(page, result.start, result.end)
   const bytesToLive = (await bytes.settle()) - bytesBeforeScroll
   await context.close()
   return {

@@ -7,7 +7,7 @@
 // the lamp's URL. Shared by `npm run bench:models-corpus` and `npm run bench:models`.
 import { writeFile } from 'node:fs/promises'
 import os from 'node:os'
-import type { Browser, BrowserContext, Route } from '@playwright/test'
+import type { Browser, BrowserContext, Page, Route } from '@playwright/test'
 import sharp from 'sharp'
 import type { ModelInfo } from '../../src/three/protocol'
 import { textureShares } from '../../tests/fixtures/model-corpus'
@@ -164,16 +164,8 @@ export async function measureLive(
         settled()
       }),
   )
-  if (tracePath) {
-    const raw = await browser.stopTracing()
-    // The raw trace beside the summary, for DevTools' Performance panel.
-    await writeFile(tracePath.replace(/(\.json)?$/, '.trace.json'), raw)
-    await writeFile(tracePath, JSON.stringify(threadTimes(JSON.parse(raw.toString())), null, 2))
-  }
-  const tasks = await page.evaluate(
-    () => (window as unknown as { __tasks: { start: number; duration: number }[] }).__tasks,
-  )
-  const during = tasks.filter((t) => t.start + t.duration >= result.start && t.start <= result.end)
+  if (tracePath) await writeTrace(browser, tracePath)
+  const during = await tasksBetween(page, result.start, result.end)
   const longest = Math.max(0, ...during.map((t) => t.duration))
   const bytesToLive = (await bytes.settle()) - bytesBeforeScroll
   let textured = false
@@ -210,6 +202,26 @@ export async function measureLive(
     tier: reported.tier,
     model: reported.model as ModelInfo | null,
   }
+}
+
+/** Stops the browser's trace, and writes where each thread's time went (and the raw trace beside it). */
+export async function writeTrace(browser: Browser, tracePath: string): Promise<void> {
+  const raw = await browser.stopTracing()
+  // The raw trace beside the summary, for DevTools' Performance panel.
+  await writeFile(tracePath.replace(/(\.json)?$/, '.trace.json'), raw)
+  await writeFile(tracePath, JSON.stringify(threadTimes(JSON.parse(raw.toString())), null, 2))
+}
+
+/** The page's long tasks (its init script's `__tasks`) that overlap `start`–`end`. */
+export async function tasksBetween(
+  page: Page,
+  start: number,
+  end: number,
+): Promise<{ start: number; duration: number }[]> {
+  const tasks = await page.evaluate(
+    () => (window as unknown as { __tasks: { start: number; duration: number }[] }).__tasks,
+  )
+  return tasks.filter((t) => t.start + t.duration >= start && t.start <= end)
 }
 
 /** Total Blocking Time's measure of `tasks`: each one's time over 50 ms, summed. */
