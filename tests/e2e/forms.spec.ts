@@ -4,6 +4,7 @@ import path from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
 import PostalMime, { type Email } from 'postal-mime'
 import { inlineScriptHashes, withScriptHashes } from '../../server/script-hashes.mjs'
+import { passTimeTrap } from './support/time-trap'
 
 /** The e2e server's outbox (tests/suites/e2e.playwright.ts sets OUTBOX_DIR). */
 const OUTBOX = '.data/e2e-outbox'
@@ -66,12 +67,15 @@ async function expectOneCopy(marker: string): Promise<Email> {
 const contactForm = (page: Page) => page.locator('.slice-contact-form form')
 const contactStatus = (page: Page) => contactForm(page).getByRole('status')
 
-/** Opens the contact page and waits until the form is hydrated and past its time trap. */
+/**
+ * Opens the contact page on a clock the test can move (it runs as usual until moved), and waits
+ * until the form is hydrated and past its time trap.
+ */
 async function openContact(page: Page, { pastTimeTrap = true } = {}) {
+  await page.clock.install()
   await page.goto('/en-us/contact')
   await expect(contactForm(page).getByRole('button', { name: C.submit_label })).toBeEnabled()
-  // The time trap refuses a submit within 1.5 s of the form appearing; a person takes longer.
-  if (pastTimeTrap) await page.waitForTimeout(1_600)
+  if (pastTimeTrap) await passTimeTrap(page)
 }
 
 async function fillContact(page: Page, marker: string) {
@@ -122,10 +126,11 @@ test('a contact message typed in the browser arrives in the outbox with every fi
 
 test('the newsletter signs up through send-form', async ({ page }) => {
   const address = `reader-${randomUUID().slice(0, 8)}@example.com`
+  await page.clock.install()
   await page.goto('/en-us/contact')
   const form = page.locator('.slice-newsletter form')
   await expect(form.getByRole('button', { name: N.submit_label })).toBeEnabled()
-  await page.waitForTimeout(1_600)
+  await passTimeTrap(page)
   await form.getByLabel(N.email_label).fill(address)
   const request = page.waitForRequest(SEND_FORM)
   await form.getByRole('button', { name: N.submit_label }).click()
@@ -152,10 +157,11 @@ test('a newsletter sign-up retried from the outbox after a 500 keeps its referen
     if (ids.length === 1) return route.fulfill({ status: 500, body: 'Internal Server Error' })
     return route.continue()
   })
+  await page.clock.install()
   await page.goto('/en-us/contact')
   const form = page.locator('.slice-newsletter form')
   await expect(form.getByRole('button', { name: N.submit_label })).toBeEnabled()
-  await page.waitForTimeout(1_600)
+  await passTimeTrap(page)
   await form.getByLabel(N.email_label).fill(address)
   await form.getByRole('button', { name: N.submit_label }).click()
   await expect(form.getByRole('status')).toContainText(N.queued_message)
@@ -383,9 +389,15 @@ test('a submit faster than a person is held by the time trap, then sent once', a
   const marker = randomUUID()
   const posts: string[] = []
   page.on('request', (r) => r.url().includes('/local/emailjs/') && posts.push(r.url()))
+  // The page's clock: it runs as it would while the page loads and hydrates, and stands still
+  // from then on, so the bot's typing takes no time on the page however busy the machine is.
+  await page.clock.install()
   await page.goto('/en-us/contact')
   const message = contactForm(page).getByLabel(C.message_label)
   await expect(contactForm(page).getByRole('button', { name: C.submit_label })).toBeEnabled()
+  // A quarter second ahead of the page's now: the clock cannot be moved back, and the time it
+  // takes to ask for the pause must not have passed it.
+  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 250)
   await contactForm(page).getByLabel(C.name_label).fill('Bot')
   await contactForm(page).getByLabel(C.email_label).fill('bot@example.com')
   await contactForm(page).getByLabel(C.subject_label).fill('Fast')
@@ -393,7 +405,9 @@ test('a submit faster than a person is held by the time trap, then sent once', a
   await submitContact(page)
   await expect(contactStatus(page)).toContainText(C.too_fast_message)
   expect(posts).toEqual([])
-  await page.waitForTimeout(1_600)
+  // A person reads the notice for longer than the trap's 1.5 s, and sends again.
+  await passTimeTrap(page)
+  await page.clock.resume()
   await submitContact(page)
   await expect(contactStatus(page)).toContainText(C.success_message)
   await expectOneCopy(marker)

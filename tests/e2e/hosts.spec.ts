@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { expect, test } from '@playwright/test'
+import { passTimeTrap } from './support/time-trap'
 
 // One build, reached under several host names with no rebuild: the e2e server's SITE_URL is
 // http://127.0.0.1:PORT (tests/suites/e2e.playwright.ts); the same server is opened as localhost, and
@@ -98,11 +99,11 @@ test.describe('any host name', () => {
           .poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0))
           .toBe(true)
       }
+      await page.clock.install()
       await page.goto(`${origin}/en-us/contact`)
       const form = page.locator('.slice-contact-form form')
       await expect(form.getByRole('button', { name: C.submit_label })).toBeEnabled()
-      // Past the form's time trap, as a person would be.
-      await page.waitForTimeout(1_600)
+      await passTimeTrap(page)
       const marker = randomUUID()
       await form.getByLabel(C.name_label).fill('Host Test')
       await form.getByLabel(C.email_label).fill('host@example.com')

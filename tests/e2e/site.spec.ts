@@ -307,7 +307,10 @@ test('sitemap.xml indexes every routable document, and robots.txt points to it',
   expect(robots).toMatch(/Disallow: \/api\//)
 })
 
+// Serial, and the only tests that post to the webhook: a purge running beside a refusal would
+// empty the cache the refusal checks.
 test.describe('the revalidate webhook', () => {
+  test.describe.configure({ mode: 'serial' })
   const secret = process.env.E2E_WEBHOOK_SECRET ?? 'facet-e2e-webhook-secret'
   const cacheState = async (request: APIRequestContext) => {
     const response = await request.get(
@@ -337,6 +340,26 @@ test.describe('the revalidate webhook', () => {
     expect(notJson.status()).toBe(400)
 
     // Still served from the cache: nothing was purged.
+    expect(await cacheState(request)).toBe('HIT')
+  })
+
+  test('refuses a cross-site request even with the right secret, and purges nothing', async ({
+    request,
+  }) => {
+    await cacheState(request)
+    expect(await cacheState(request)).toBe('HIT')
+    const refused: Record<string, string>[] = [
+      { origin: 'https://evil.example' },
+      { origin: 'null' },
+      { 'sec-fetch-site': 'cross-site' },
+    ]
+    for (const headers of refused) {
+      const response = await request.post('/api/revalidate', {
+        data: { type: 'api-update', secret },
+        headers,
+      })
+      expect(response.status(), JSON.stringify(headers)).toBe(403)
+    }
     expect(await cacheState(request)).toBe('HIT')
   })
 
