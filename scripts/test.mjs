@@ -8,7 +8,9 @@
 //   (a client's own pacing of its writes), not computing. Its output is kept and printed under
 //   its name once it ends, after the stage then running has ended;
 // - a stage's `prepare` command starts at the start too, and the stage waits for it before it
-//   runs (the pushed repository's push, which waits 1.5 s between writes).
+//   runs (the pushed repository's push, which waits 1.5 s between writes);
+// - the stages of a `lane` run one after another from where the map lists the lane's first
+//   stage, beside the stages after it; each is printed once it has ended.
 // `--quick` (`npm run test:quick`) runs only the stages the map marks `quick`.
 // Every stage runs even when an earlier one fails (those that need the production build skip
 // when it failed). Each is printed under its name in the map with its wall time, the last line
@@ -16,6 +18,7 @@
 // stage's time and the slowest test files and tests (scripts/lib/test-timings.mjs).
 import { spawn } from 'node:child_process'
 import {
+  appendFileSync,
   createWriteStream,
   existsSync,
   mkdirSync,
@@ -56,7 +59,7 @@ function run(command, args, env = {}, log) {
       env: { ...process.env, ...env },
     })
     if (log) {
-      const out = createWriteStream(log)
+      const out = createWriteStream(log, { flags: 'a' })
       child.stdout.pipe(out, { end: false })
       child.stderr.pipe(out, { end: false })
       child.on('close', (code) => out.end(() => resolve(code === 0)))
@@ -123,7 +126,12 @@ function record(stage, seconds, result) {
           ? 'FAILED'
           : 'passed'
         : `${result.passed} passed, ${result.failed} failed${result.skipped ? `, ${result.skipped} skipped` : ''}${result.note ? ` (${result.note})` : ''}`
-  const line = `${stage.name}: ${counts} in ${clock(seconds)}${stage.beside ? ' (beside the others)' : ''}`
+  const where = stage.beside
+    ? ' (beside the others)'
+    : stage.lane
+      ? ` (in the lane ${stage.lane})`
+      : ''
+  const line = `${stage.name}: ${counts} in ${clock(seconds)}${where}`
   outcomes.set(stage.name, { line, seconds, ...result })
 }
 
@@ -141,66 +149,113 @@ for (const stage of plan.filter((s) => s.prepare)) {
   })
 }
 
-/** The `beside` stages, started at once; each is printed once it has ended. */
-const beside = plan
-  .filter((stage) => stage.beside)
-  .map((stage) => {
-    const log = path.join(results, `${stage.name}.log`)
-    const [cmd, args, env] = command(stage)
-    const t0 = Date.now()
-    const entry = { stage, log, printed: false, ended: false }
-    entry.done = run(cmd, args, env, log).then((ok) => {
-      entry.ended = true
-      record(stage, (Date.now() - t0) / 1000, count(stage, ok))
-    })
-    return entry
-  })
+/**
+ * The stages whose output goes to a log and is printed once they have ended: the `beside` stages
+ * and those of a `lane`. Each entry: `{ stage, log, printed, ended, done }`.
+ */
+const logged = []
 
 function printEnded() {
-  for (const entry of beside.filter((e) => e.ended && !e.printed)) {
+  for (const entry of logged.filter((e) => e.ended && !e.printed)) {
     entry.printed = true
     console.log(heading(entry.stage))
     process.stdout.write(readFileSync(entry.log, 'utf8'))
   }
 }
 
-let buildOk = true
-for (const stage of plan.filter((s) => !s.beside)) {
-  printEnded()
-  if (stage.afterBuild && !buildOk) continue
-  console.log(heading(stage))
+/** The `beside` stages, started at once. */
+for (const stage of plan.filter((s) => s.beside)) {
+  const log = path.join(results, `${stage.name}.log`)
+  const [cmd, args, env] = command(stage)
   const t0 = Date.now()
+  const entry = { stage, log, printed: false, ended: false }
+  entry.done = run(cmd, args, env, log).then((ok) => {
+    entry.ended = true
+    record(stage, (Date.now() - t0) / 1000, count(stage, ok))
+  })
+  logged.push(entry)
+}
+
+let buildOk = true
+
+/**
+ * Runs one stage (its preparation first) and records it. Its output goes to the terminal, under
+ * its heading, or into `log` when one is given.
+ */
+async function runStage(stage, log) {
+  if (!log) console.log(heading(stage))
+  const t0 = Date.now()
+  const say = (text) => (log ? appendFileSync(log, text) : process.stdout.write(text))
   const preparation = prepared.get(stage.name)
   if (preparation) {
     const { ok, seconds } = await preparation.done
-    console.log(
-      `(prepared beside the stages before it, in ${clock(seconds)}: ${stage.prepare.about})`,
-    )
+    say(`(prepared beside the stages before it, in ${clock(seconds)}: ${stage.prepare.about})\n`)
     if (!ok) {
-      process.stdout.write(readFileSync(preparation.log, 'utf8'))
+      say(readFileSync(preparation.log, 'utf8'))
       record(stage, (Date.now() - t0) / 1000, {
         passed: 0,
         failed: 1,
         note: `its preparation failed: ${preparation.log}`,
       })
-      continue
+      return
     }
   }
   const [cmd, args, env] = command(stage)
-  const ok = await run(cmd, args, {
-    ...env,
-    ...stage.prepare?.env,
-    // The types are checked once: by the types stage, and by the main build with its route types.
-    // Every other build of the same source skips Next's own check (next.config.ts).
-    ...(stage.kind === 'build' ? {} : { FACET_TYPES_CHECKED: '1' }),
-  })
+  const ok = await run(
+    cmd,
+    args,
+    {
+      ...env,
+      ...stage.prepare?.env,
+      // The types are checked once: by the types stage, and by the main build with its route
+      // types. Every other build of the same source skips Next's own check (next.config.ts).
+      ...(stage.kind === 'build' ? {} : { FACET_TYPES_CHECKED: '1' }),
+    },
+    log,
+  )
   if (stage.kind === 'build') {
     buildOk = ok
     record(stage, (Date.now() - t0) / 1000, { passed: 0, failed: ok ? 0 : 1 })
   } else record(stage, (Date.now() - t0) / 1000, count(stage, ok))
 }
-if (beside.some((entry) => !entry.ended)) console.log('\n(waiting for the stages run beside)')
-await Promise.all(beside.map((entry) => entry.done))
+
+/**
+ * A lane's stages, one after another, beside the stages of the map that follow its first one.
+ * Each stage's output is printed once it has ended.
+ */
+async function runLane(stages) {
+  for (const stage of stages) {
+    if (stage.afterBuild && !buildOk) continue
+    const entry = { stage, log: path.join(results, `${stage.name}.log`), printed: false }
+    writeFileSync(entry.log, '')
+    logged.push(entry)
+    entry.done = runStage(stage, entry.log)
+    await entry.done
+    entry.ended = true
+  }
+}
+
+const lanes = []
+for (const stage of plan.filter((s) => !s.beside)) {
+  printEnded()
+  if (stage.lane) {
+    // The lane starts where the map names its first stage; its other stages run in it.
+    if (!lanes.some((lane) => lane.name === stage.lane)) {
+      const stages = plan.filter((s) => s.lane === stage.lane)
+      lanes.push({ name: stage.lane, done: runLane(stages) })
+      console.log(
+        `\n(started beside the stages after it, one after another: ${stages.map((s) => s.name).join(', ')}; each printed once it has ended)`,
+      )
+    }
+    continue
+  }
+  if (stage.afterBuild && !buildOk) continue
+  await runStage(stage)
+}
+if (lanes.length || logged.some((entry) => !entry.ended))
+  console.log('\n(waiting for the stages run beside)')
+await Promise.all(lanes.map((lane) => lane.done))
+await Promise.all(logged.map((entry) => entry.done))
 printEnded()
 // Started but never awaited (its stage did not run): let it end before the summary.
 await Promise.all([...prepared.values()].map((p) => p.done))
@@ -215,7 +270,12 @@ writeFileSync(
       seconds,
       stages: ran.map((stage) => {
         const { line: _line, ...outcome } = outcomes.get(stage.name)
-        return { name: stage.name, ...(stage.beside ? { beside: true } : {}), ...outcome }
+        return {
+          name: stage.name,
+          ...(stage.beside ? { beside: true } : {}),
+          ...(stage.lane ? { lane: stage.lane } : {}),
+          ...outcome,
+        }
       }),
       files: timed.files,
       tests: timed.tests,

@@ -40,8 +40,11 @@ export default defineConfig({
   outputDir: path.join(root, 'test-results'),
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  fullyParallel: false,
-  workers: 1,
+  // Two tests at a time, one per core: the tests share the server but no state on it (each form
+  // test sends its own marker; the webhook's purge and the checks that nothing was purged are one
+  // serial group in site.spec.ts). Page clocks, not the machine's, time what must be fast.
+  fullyParallel: true,
+  workers: 2,
   retries: 0,
   forbidOnly: !!process.env.CI,
   reporter,

@@ -13,6 +13,12 @@
 // - `beside: true`: the stage runs from the start; its output is printed once it ends;
 // - `prepare`: a command that starts at the start; its stage waits for it, then runs with
 //   `prepare.env`.
+// - `lane`: the stages of one lane run one after another, beside the rest of the map. The lane
+//   starts where the map lists its first stage; its other stages keep their places in the summary.
+//   The `own builds` lane holds the suites that build or serve a site of their own (a copy, other
+//   dist dirs, the development server): after `e2e` (which keeps both cores busy on its own), it
+//   runs beside the suites on the main build, which wait on browsers, Redis and Varnish as much as
+//   they compute.
 //
 // `npm run test:quick` runs only the stages marked `quick` (format, lint, types, content, units),
 // the units without the files that need a browser (BROWSER_FILES in vitest-shared.ts): the loop to
@@ -21,7 +27,7 @@
 /**
  * @typedef {{ about: string, bin: string, args: string[], env: Record<string, string> }} Prepare
  * @typedef {{ name: string, about: string, afterBuild?: boolean, beside?: boolean,
- *   prepare?: Prepare, quick?: boolean }} Common
+ *   prepare?: Prepare, quick?: boolean, lane?: string }} Common
  */
 /**
  * @typedef {(Common & { kind: 'check', bin: string, args: string[] })
@@ -78,12 +84,6 @@ export const stages = [
     about: "units and conformance (tests/unit/, tests/conformance/), but for the sync stage's",
     config: 'tests/suites/units.vitest.ts',
   },
-  {
-    name: 'build-once',
-    kind: 'vitest',
-    about: 'npm run build then npm start, into .next and .next-other, on a copy of the repository',
-    config: 'tests/suites/build-once.vitest.ts',
-  },
   { name: 'build', kind: 'build', about: 'the production build (.next) the next stages run on' },
   {
     name: 'bundles',
@@ -99,6 +99,13 @@ export const stages = [
     about: 'end to end in Chromium (tests/e2e/)',
     config: 'tests/suites/e2e.playwright.ts',
     afterBuild: true,
+  },
+  {
+    name: 'build-once',
+    kind: 'vitest',
+    about: 'npm run build then npm start, into .next and .next-other, on a copy of the repository',
+    config: 'tests/suites/build-once.vitest.ts',
+    lane: 'own builds',
   },
   {
     name: 'engines',
@@ -126,12 +133,14 @@ export const stages = [
     kind: 'playwright',
     about: 'a content folder no test has seen, built into .next-foreign (tests/foreign/)',
     config: 'tests/suites/foreign.playwright.ts',
+    lane: 'own builds',
   },
   {
     name: 'rtl',
     kind: 'playwright',
     about: 'a right-to-left language added as an editor would, built into .next-rtl (tests/rtl/)',
     config: 'tests/suites/rtl.playwright.ts',
+    lane: 'own builds',
   },
   {
     name: 'pushed',
@@ -151,5 +160,6 @@ export const stages = [
     kind: 'playwright',
     about: 'Slice Machine framing the development server (tests/slicemachine/)',
     config: 'tests/suites/slicemachine.playwright.ts',
+    lane: 'own builds',
   },
 ]

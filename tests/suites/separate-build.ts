@@ -22,6 +22,9 @@ export function separateBuildConfig(options: {
   const baseURL = `http://127.0.0.1:${options.port}`
   return defineConfig({
     ...base,
+    // One test at a time: these suites run beside other stages (tests/suites/index.mjs).
+    fullyParallel: false,
+    workers: 1,
     testDir: path.join(root, options.testDir),
     reporter,
     use: { ...base.use, baseURL },

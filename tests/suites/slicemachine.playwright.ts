@@ -19,6 +19,9 @@ const sliceMachine = 'http://localhost:9999'
 
 export default defineConfig({
   ...base,
+  // One test at a time: this suite runs beside other stages (tests/suites/index.mjs).
+  fullyParallel: false,
+  workers: 1,
   testDir: path.join(root, 'tests/slicemachine'),
   use: { ...base.use, baseURL: sliceMachine },
   webServer: [
