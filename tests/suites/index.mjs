@@ -15,10 +15,10 @@
 //   `prepare.env`.
 // - `lane`: the stages of one lane run one after another, beside the rest of the map. The lane
 //   starts where the map lists its first stage; its other stages keep their places in the summary.
-//   The `own builds` lane holds the suites that build or serve a site of their own (a copy, other
-//   dist dirs, the development server): after `e2e` (which keeps both cores busy on its own), it
-//   runs beside the suites on the main build, which wait on browsers, Redis and Varnish as much as
-//   they compute.
+//   The `own builds` lane holds three of the suites that build or serve a site of their own (a
+//   copy, another dist dir, the development server): after `e2e` (which keeps both cores busy on
+//   its own), it runs beside the others, which wait on browsers, Redis and Varnish as much as
+//   they compute. Which suites go in the lane evens out the two sides' times (timings.json).
 //
 // `npm run test:quick` runs only the stages marked `quick` (format, lint, types, content, units),
 // the units without the files that need a browser (BROWSER_FILES in vitest-shared.ts): the loop to
@@ -133,7 +133,6 @@ export const stages = [
     kind: 'playwright',
     about: 'a content folder no test has seen, built into .next-foreign (tests/foreign/)',
     config: 'tests/suites/foreign.playwright.ts',
-    lane: 'own builds',
   },
   {
     name: 'rtl',

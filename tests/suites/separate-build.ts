@@ -25,6 +25,7 @@ export function separateBuildConfig(options: {
     // One test at a time: these suites run beside other stages (tests/suites/index.mjs).
     fullyParallel: false,
     workers: 1,
+    projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
     testDir: path.join(root, options.testDir),
     reporter,
     use: { ...base.use, baseURL },

@@ -22,6 +22,7 @@ export default defineConfig({
   // One test at a time: this suite runs beside other stages (tests/suites/index.mjs).
   fullyParallel: false,
   workers: 1,
+  projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
   testDir: path.join(root, 'tests/slicemachine'),
   use: { ...base.use, baseURL: sliceMachine },
   webServer: [
