@@ -32,6 +32,16 @@ export const chromiumArgs = [
 ]
 
 /**
+ * The settings of a suite that runs beside other stages (tests/suites/index.mjs): one test at a
+ * time, in Chromium, without the end-to-end suite's two lanes.
+ */
+export const oneAtATime = {
+  fullyParallel: false,
+  workers: 1,
+  projects: [{ name: 'chromium', use: { browserName: 'chromium' as const } }],
+}
+
+/**
  * The specs of the 3D lane, about half the suite's time: the 3D specs but for the two shortest,
  * which even out the lanes.
  */

@@ -1,6 +1,6 @@
 import path from 'node:path'
 import { defineConfig } from '@playwright/test'
-import base, { reporter, root } from './e2e.playwright'
+import base, { oneAtATime, reporter, root } from './e2e.playwright'
 
 /**
  * A Playwright project for a site that runs on a build of its own beside the main one (foreign
@@ -22,10 +22,7 @@ export function separateBuildConfig(options: {
   const baseURL = `http://127.0.0.1:${options.port}`
   return defineConfig({
     ...base,
-    // One test at a time: these suites run beside other stages (tests/suites/index.mjs).
-    fullyParallel: false,
-    workers: 1,
-    projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
+    ...oneAtATime,
     testDir: path.join(root, options.testDir),
     reporter,
     use: { ...base.use, baseURL },

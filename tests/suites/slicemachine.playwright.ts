@@ -1,6 +1,6 @@
 import path from 'node:path'
 import { defineConfig } from '@playwright/test'
-import base, { root } from './e2e.playwright'
+import base, { oneAtATime, root } from './e2e.playwright'
 
 /**
  * Slice Machine (port 9999, the port the simulator's `frame-ancestors` allows) on a copy of the
@@ -19,10 +19,7 @@ const sliceMachine = 'http://localhost:9999'
 
 export default defineConfig({
   ...base,
-  // One test at a time: this suite runs beside other stages (tests/suites/index.mjs).
-  fullyParallel: false,
-  workers: 1,
-  projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
+  ...oneAtATime,
   testDir: path.join(root, 'tests/slicemachine'),
   use: { ...base.use, baseURL: sliceMachine },
   webServer: [
