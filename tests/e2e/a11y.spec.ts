@@ -37,7 +37,9 @@ for (const colorScheme of ['light', 'dark'] as const) {
     const page = await context.newPage()
     for (const path of TEMPLATES) {
       await page.goto(`/${LANGS[0]}${path}`)
-      expect(await axeViolations(page, [...WCAG, 'best-practice']), path || '/').toEqual([])
+      expect(await axeViolations(page, { tags: [...WCAG, 'best-practice'] }), path || '/').toEqual(
+        [],
+      )
     }
     await context.close()
   })

@@ -4,6 +4,7 @@ import path from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
 import PostalMime, { type Email } from 'postal-mime'
 import { inlineScriptHashes, withScriptHashes } from '../../server/script-hashes.mjs'
+import { axeViolations } from './support/axe'
 import { passTimeTrap } from './support/time-trap'
 
 /** The e2e server's outbox (tests/suites/e2e.playwright.ts sets OUTBOX_DIR). */
@@ -436,14 +437,8 @@ test('invalid fields are announced, focus moves to the first, and nothing is sen
 })
 
 test('the forms have no axe violations, also while showing errors', async ({ page }) => {
-  const { default: AxeBuilder } = await import('@axe-core/playwright')
-  const scan = async () =>
-    (
-      await new AxeBuilder({ page })
-        .include('.slice-contact-form')
-        .include('.slice-newsletter')
-        .analyze()
-    ).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+  const scan = () =>
+    axeViolations(page, { tags: null, include: ['.slice-contact-form', '.slice-newsletter'] })
   await openContact(page, { pastTimeTrap: false })
   expect(await scan()).toEqual([])
   await submitContact(page)
