@@ -32,8 +32,13 @@ const nextConfig: NextConfig = {
   // With REDIS_URL, every node shares one cache through Redis (docs/deploy.md, several nodes);
   // without it, Next's own file cache. Read at build and at start, like every setting here.
   cacheHandler: config.redisUrl ? require.resolve('./server/cache-handler.mjs') : undefined,
-  // The site's CSS is small (one global sheet): inlined, it no longer blocks the first paint.
-  experimental: { inlineCss: true },
+  experimental: {
+    // The site's CSS is small (one global sheet): inlined, it no longer blocks the first paint.
+    inlineCss: true,
+    // Turbopack keeps a cache of each build in the dist dir for the next one. FACET_BUILD_CACHE=0
+    // skips writing it where no build will read it (`npm test` in CI, on a fresh clone).
+    turbopackFileSystemCacheForBuild: process.env.FACET_BUILD_CACHE !== '0',
+  },
   // The embedded content API reads the content folder at run time.
   async headers() {
     return [
