@@ -3,7 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { ConfigError, loadConfig } from '@/lib/config'
-import { hostedModelUrl, isAssetUrl } from '@/lib/content/asset-hosts'
+import { assetScope, hostedModelUrl, isAssetUrl, repositoryOf } from '@/lib/content/asset-hosts'
 import { createModelProxy } from '@/lib/content/model-proxy'
 import { GET } from '@/app/3d-models/route'
 import { inspectModel } from '@services/content-api/models'
@@ -12,7 +12,8 @@ import { serveFetch } from './support/serve-fetch'
 
 // `/3d-models`, the site's route to models on Prismic's asset CDN, over real sockets. The
 // standalone content API stands in for Prismic's CDN, allowed through the extra hosts that
-// `PRISMIC_ASSET_HOSTS` gives; a second server on an allowed host redirects.
+// `PRISMIC_ASSET_HOSTS` gives; a second server on an allowed host redirects. The site's
+// repository is `my-studio`: another repository's files on Prismic's hosts are refused.
 
 const IMAGE = readdirSync('content/media/images').find((f) => /\.(jpe?g|png)$/.test(f))!
 let upstream: Served
@@ -37,7 +38,10 @@ beforeAll(async () => {
   })
   cacheDir = mkdtempSync(path.join(os.tmpdir(), 'facet-proxy-'))
   const handler = createModelProxy({
-    extraHosts: [new URL(upstream.origin).host, new URL(redirector.origin).host],
+    scope: {
+      repository: 'my-studio',
+      extra: [new URL(upstream.origin).host, new URL(redirector.origin).host],
+    },
     variants: { cache: { dir: cacheDir, maxBytes: 2 ** 30 } },
   })
   proxy = await serveFetch(handler.handle)
@@ -83,7 +87,27 @@ describe('/3d-models', () => {
     ]) {
       const response = await ask(src, '&tier=low')
       expect(response.status, src).toBe(403)
-      expect(await response.text()).toMatch(/not a Prismic asset host/)
+      expect(await response.text()).toMatch(/not a file of the site's Prismic repository/)
+    }
+  })
+
+  it("refuses another repository's files on Prismic's hosts, fetching nothing", async () => {
+    // Each would be fetched from Prismic if allowed: a 502 here, with no network, not a 403.
+    for (const src of [
+      'https://other.cdn.prismic.io/other/model.glb',
+      'https://my-studio.cdn.prismic.io/other/model.glb',
+      'https://other.cdn.prismic.io/my-studio/model.glb',
+      'https://images.prismic.io/other/model.glb',
+      'https://prismic-io.s3.amazonaws.com/other/model.glb',
+      'https://my-studio.cdn.prismic.io/my-studio/../other/model.glb',
+      'https://images.prismic.io/my-studio-2/model.glb',
+    ]) {
+      const response = await ask(src, '&tier=low')
+      expect(response.status, src).toBe(403)
+      const message = await response.text()
+      expect(message).toMatch(/not a file of the site's Prismic repository/)
+      // The refusal says what is allowed.
+      expect(message).toContain('https://my-studio.cdn.prismic.io/my-studio/…')
     }
   })
 
@@ -92,7 +116,7 @@ describe('/3d-models', () => {
     const off = await ask(`${redirector.origin}/off`, '&tier=low')
     expect(off.status).toBe(403)
     expect(await off.text()).toMatch(
-      /redirected to localhost:\d+, which is not a Prismic asset host/,
+      /redirected to http:\/\/localhost:\d+\/media\/models\/vessel\.glb, which is not a file of the site's Prismic repository/,
     )
   })
 
@@ -115,7 +139,7 @@ describe('/3d-models when a render crashes', () => {
     let renders = 0
     const crashing = await serveFetch(
       createModelProxy({
-        extraHosts: [new URL(upstream.origin).host],
+        scope: { extra: [new URL(upstream.origin).host] },
         variants: {
           cache: { dir, maxBytes: 2 ** 30 },
           render: async () => {
@@ -159,31 +183,72 @@ describe('the route module', () => {
       ),
     )
     expect(response.status).toBe(403)
-    expect(await response.text()).toMatch(/example\.com, which is not a Prismic asset host/)
+    expect(await response.text()).toMatch(
+      /example\.com\/a\.glb, which is not a file of the site's Prismic repository/,
+    )
   })
 })
 
 describe('model URLs in hosted mode', () => {
-  it('rewrites a Prismic asset URL into /3d-models, and nothing else', () => {
+  const site = { repository: 'my-studio' }
+
+  it("rewrites the repository's model URLs into /3d-models, and nothing else", () => {
     const prismic = 'https://my-studio.cdn.prismic.io/my-studio/abc_vessel.glb'
-    expect(hostedModelUrl(prismic)).toBe(`/3d-models?src=${encodeURIComponent(prismic)}`)
+    expect(hostedModelUrl(prismic, site)).toBe(`/3d-models?src=${encodeURIComponent(prismic)}`)
     const s3 = 'https://prismic-io.s3.amazonaws.com/my-studio/abc_vessel.glb'
-    expect(hostedModelUrl(s3)).toBe(`/3d-models?src=${encodeURIComponent(s3)}`)
-    expect(hostedModelUrl('https://example.com/a.glb')).toBe('https://example.com/a.glb')
-    expect(hostedModelUrl('http://my-studio.cdn.prismic.io/a.glb')).toBe(
-      'http://my-studio.cdn.prismic.io/a.glb',
+    expect(hostedModelUrl(s3, site)).toBe(`/3d-models?src=${encodeURIComponent(s3)}`)
+    expect(hostedModelUrl('https://example.com/a.glb', site)).toBe('https://example.com/a.glb')
+    expect(hostedModelUrl('http://my-studio.cdn.prismic.io/my-studio/a.glb', site)).toBe(
+      'http://my-studio.cdn.prismic.io/my-studio/a.glb',
     )
-    expect(hostedModelUrl('http://127.0.0.1:4010/media/a.glb', ['127.0.0.1:4010'])).toBe(
+    // Another repository's file stays a link to Prismic: the site does not serve it.
+    const other = 'https://other.cdn.prismic.io/other/abc_vessel.glb'
+    expect(hostedModelUrl(other, site)).toBe(other)
+    expect(hostedModelUrl(prismic)).toBe(prismic)
+    expect(hostedModelUrl('http://127.0.0.1:4010/media/a.glb', { extra: ['127.0.0.1:4010'] })).toBe(
       `/3d-models?src=${encodeURIComponent('http://127.0.0.1:4010/media/a.glb')}`,
     )
   })
 
-  it('matches hosts exactly, not by suffix or prefix', () => {
-    expect(isAssetUrl(new URL('https://evil-cdn.prismic.io.example.com/a.glb'))).toBe(false)
-    expect(isAssetUrl(new URL('https://cdn.prismic.io.evil.com/a.glb'))).toBe(false)
-    expect(isAssetUrl(new URL('https://my-studio.cdn.prismic.io:8443/a.glb'))).toBe(false)
-    expect(isAssetUrl(new URL('https://user:pw@images.prismic.io/a.glb'))).toBe(false)
-    expect(isAssetUrl(new URL('https://images.prismic.io/repo/a.glb'))).toBe(true)
+  it('matches hosts exactly, not by suffix or prefix, and the repository by its path', () => {
+    const allowed = (url: string) => isAssetUrl(new URL(url), site)
+    expect(allowed('https://evil-cdn.prismic.io.example.com/my-studio/a.glb')).toBe(false)
+    expect(allowed('https://cdn.prismic.io.evil.com/my-studio/a.glb')).toBe(false)
+    expect(allowed('https://my-studio.cdn.prismic.io:8443/my-studio/a.glb')).toBe(false)
+    expect(allowed('https://user:pw@images.prismic.io/my-studio/a.glb')).toBe(false)
+    expect(allowed('https://images.prismic.io/my-studio/a.glb')).toBe(true)
+    expect(allowed('https://IMAGES.prismic.io/my-studio/a.glb')).toBe(true)
+    expect(allowed('https://images.prismic.io/my-studio')).toBe(true)
+    expect(allowed('https://images.prismic.io/my-studio-2/a.glb')).toBe(false)
+    expect(allowed('https://images.prismic.io/a.glb')).toBe(false)
+    expect(allowed('https://my-studio.cdn.prismic.io/other/a.glb')).toBe(false)
+    expect(allowed('https://my-studio.cdn.prismic.io/my-studio/%2e%2e/other/a.glb')).toBe(false)
+    // With local content there is no repository: no Prismic file at all.
+    expect(isAssetUrl(new URL('https://images.prismic.io/my-studio/a.glb'))).toBe(false)
+  })
+
+  it("names the site's repository from PRISMIC_REPOSITORY, a name or its endpoint on Prismic", () => {
+    expect(repositoryOf({ mode: 'hosted', repository: 'my-studio' })).toBe('my-studio')
+    expect(
+      repositoryOf({ mode: 'hosted', repository: 'https://my-studio.cdn.prismic.io/api/v2' }),
+    ).toBe('my-studio')
+    expect(
+      repositoryOf({ mode: 'hosted', repository: 'https://my-studio.prismic.io/api/v2' }),
+    ).toBe('my-studio')
+    // A stand-in's endpoint: its files come through PRISMIC_ASSET_HOSTS.
+    expect(
+      repositoryOf({ mode: 'hosted', repository: 'http://127.0.0.1:3238/api/v2' }),
+    ).toBeUndefined()
+    expect(repositoryOf({ mode: 'local', contentDir: 'content' })).toBeUndefined()
+    // The route's scope, from the site's settings.
+    expect(
+      assetScope(
+        loadConfig({
+          PRISMIC_REPOSITORY: 'https://My-Studio.cdn.prismic.io/api/v2',
+          PRISMIC_ASSET_HOSTS: '127.0.0.1:4010',
+        }),
+      ),
+    ).toEqual({ repository: 'my-studio', extra: ['127.0.0.1:4010'] })
   })
 })
 

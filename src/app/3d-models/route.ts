@@ -1,10 +1,10 @@
 import { getModelProxy } from '@/lib/content/model-proxy'
 
 /**
- * Models on Prismic's asset CDN, from the site's own origin: `/3d-models?src=<asset URL>`, with
+ * Models of the site's Prismic repository, from the site's own origin: `/3d-models?src=<asset URL>`, with
  * `tier=low|high` for an optimized GLB (docs/3d-models.md). `modelUrl()` (src/three/fields.ts)
  * writes these URLs in hosted mode. In local mode the embedded media route does the same, and
- * this route serves only what `PRISMIC_ASSET_HOSTS` and Prismic's hosts allow.
+ * this route serves only the hosts `PRISMIC_ASSET_HOSTS` adds (no repository is set).
  */
 export async function GET(request: Request): Promise<Response> {
   return getModelProxy().handle(request)

@@ -1,5 +1,5 @@
 import { getConfig } from '@/lib/config'
-import { hostedModelUrl } from '@/lib/content/asset-hosts'
+import { assetScope, hostedModelUrl } from '@/lib/content/asset-hosts'
 import { EMBEDDED_BASE_PATH } from '@/lib/content/embedded'
 
 /**
@@ -29,7 +29,7 @@ export function modelMediaUrl(url: string | null | undefined): string | null {
   const config = getConfig()
   return config.content.mode === 'local'
     ? sitePath(url, config.siteUrl)
-    : hostedModelUrl(url, config.prismicAssetHosts)
+    : hostedModelUrl(url, assetScope(config))
 }
 
 /** `url` as a path when it names the embedded API's media on `siteUrl`, else `url` itself. */

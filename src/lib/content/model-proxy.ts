@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { getConfig } from '@/lib/config'
-import { isAssetUrl, PRISMIC_ASSET_HOSTS } from '@/lib/content/asset-hosts'
+import { allowedAssets, assetScope, isAssetUrl, type AssetScope } from '@/lib/content/asset-hosts'
 // The variants' service only: the pipeline itself (glTF-Transform) runs in its child process.
 import { MODEL_MAX_BYTES, ModelRefused } from '@services/content-api/models/limits'
 import { parseModelParams } from '@services/content-api/models/params'
@@ -17,8 +17,8 @@ import { warmVariants } from '@services/content-api/models/warm'
 /**
  * `/3d-models?src=<a Prismic asset URL>[&tier=low|high]`: models on Prismic's asset CDN served
  * from the site's own origin, so the renderer can ask for a variant as it does of the embedded
- * media (docs/3d-models.md). Never an open proxy: only Prismic's asset hosts (./asset-hosts.ts)
- * are fetched, each redirect is checked again, and only glTF is served. The source's bytes are
+ * media (docs/3d-models.md). Never an open proxy: only the site's repository's files on Prismic's
+ * asset hosts, and the hosts PRISMIC_ASSET_HOSTS adds, are fetched (./asset-hosts.ts), each redirect is checked again, and only glTF is served. The source's bytes are
  * kept in the model cache, so the original and both tiers cost one fetch.
  */
 
@@ -35,8 +35,8 @@ const FETCH_TIMEOUT_MS = 30_000
 const CACHING = { 'Cache-Control': 'public, max-age=31536000, immutable' }
 
 export type ModelProxyOptions = {
-  /** Hosts allowed beside Prismic's (`PRISMIC_ASSET_HOSTS`). */
-  extraHosts?: readonly string[]
+  /** What may be fetched: the site's repository on Prismic, and `PRISMIC_ASSET_HOSTS`. */
+  scope?: AssetScope
   /** The variants' cache, lane and renderer; the site's defaults when absent. */
   variants?: ModelVariantsOptions
 }
@@ -44,17 +44,11 @@ export type ModelProxyOptions = {
 const refuse = (status: ModelRefused['status'], message: string) =>
   new ModelRefused(status, message)
 
-const allowedList = (extra: readonly string[]) => [...PRISMIC_ASSET_HOSTS, ...extra].join(', ')
-
 /** The bytes at `src`, fetched from allowed hosts only and checked to be glTF. */
-export async function fetchModel(src: URL, extra: readonly string[]): Promise<Uint8Array> {
+export async function fetchModel(src: URL, scope: AssetScope): Promise<Uint8Array> {
   let url = src
   for (let hop = 0; ; hop++) {
-    if (!isAssetUrl(url, extra))
-      throw refuse(
-        403,
-        `${hop ? 'redirected to' : 'src is on'} ${url.host}, which is not a Prismic asset host (allowed: ${allowedList(extra)})`,
-      )
+    if (!isAssetUrl(url, scope)) throw notAllowed(url, scope, hop > 0)
     const response = await fetch(url, {
       redirect: 'manual',
       signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
@@ -80,6 +74,14 @@ export async function fetchModel(src: URL, extra: readonly string[]): Promise<Ui
   }
 }
 
+/** The refusal of `url`, which is not the site's repository's nor on an added host. */
+function notAllowed(url: URL, scope: AssetScope, redirected = false): ModelRefused {
+  return refuse(
+    403,
+    `${redirected ? 'redirected to' : 'src is'} ${url.origin}${url.pathname}, which is not a file of the site's Prismic repository nor on a host PRISMIC_ASSET_HOSTS adds (allowed: ${allowedAssets(scope)})`,
+  )
+}
+
 /** The body, refused (413) as soon as it is over MODEL_MAX_BYTES. */
 async function readCapped(response: Response): Promise<Uint8Array> {
   const tooLarge = (bytes: number) =>
@@ -103,7 +105,7 @@ async function readCapped(response: Response): Promise<Uint8Array> {
 }
 
 /** The route's handler, with its own variants service (the lane is the process's). */
-export function createModelProxy({ extraHosts = [], variants: options }: ModelProxyOptions = {}) {
+export function createModelProxy({ scope = {}, variants: options }: ModelProxyOptions = {}) {
   const variants: ModelVariants = createModelVariants(options)
 
   const source = (src: URL): ModelSource => {
@@ -113,7 +115,7 @@ export function createModelProxy({ extraHosts = [], variants: options }: ModelPr
       id,
       name: src.href,
       bytes: async () =>
-        variants.cache().get(key, async () => Buffer.from(await fetchModel(src, extraHosts))),
+        variants.cache().get(key, async () => Buffer.from(await fetchModel(src, scope))),
     }
   }
 
@@ -124,11 +126,7 @@ export function createModelProxy({ extraHosts = [], variants: options }: ModelPr
       if (!raw) throw refuse(400, 'missing src: the absolute URL of a model on Prismic')
       if (!URL.canParse(raw)) throw refuse(400, `invalid src "${raw}": expected an absolute URL`)
       const src = new URL(raw)
-      if (!isAssetUrl(src, extraHosts))
-        throw refuse(
-          403,
-          `src is on ${src.host}, which is not a Prismic asset host (allowed: ${allowedList(extraHosts)})`,
-        )
+      if (!isAssetUrl(src, scope)) throw notAllowed(src, scope)
       const params = parseModelParams(query)
       if (params) return await variants.serve(request, params, source(src), CACHING)
       const body = await source(src).bytes()
@@ -152,7 +150,7 @@ export function createModelProxy({ extraHosts = [], variants: options }: ModelPr
     warmVariants(
       variants,
       urls
-        .filter((url) => URL.canParse(url) && isAssetUrl(new URL(url), extraHosts))
+        .filter((url) => URL.canParse(url) && isAssetUrl(new URL(url), scope))
         .map((url) => ({ name: url, ...source(new URL(url)) })),
     )
 
@@ -167,5 +165,5 @@ const KEY = Symbol.for('facet.model-proxy')
  */
 export function getModelProxy(): ReturnType<typeof createModelProxy> {
   const holder = globalThis as { [KEY]?: ReturnType<typeof createModelProxy> }
-  return (holder[KEY] ??= createModelProxy({ extraHosts: getConfig().prismicAssetHosts }))
+  return (holder[KEY] ??= createModelProxy({ scope: assetScope(getConfig()) }))
 }
