@@ -8,7 +8,8 @@ import type { ContentConfig } from '@/lib/config'
  * Each host serves every repository's files, under `/<repo>/…`:
  * - `<repo>.cdn.prismic.io`: the repository's CDN (the host of its Content API endpoint,
  *   `getRepositoryEndpoint` in @prismicio/client);
- * - `images.prismic.io`: the image CDN (imgix), also in the site's CSP (src/lib/security-headers.ts);
+ * - `images.prismic.io`: the image CDN (imgix), also in the site's CSP
+ *   (src/lib/security-headers.ts);
  * - `prismic-io.s3.amazonaws.com`: where Link to Media fields of older repositories point.
  *
  * So the route fetches from them only the site's own repository's files (its first path segment),
@@ -22,7 +23,7 @@ export const PRISMIC_ASSET_HOSTS = [
   'prismic-io.s3.amazonaws.com',
 ] as const
 
-/** What `/3d-models` may fetch: the files of the site's repository on Prismic's hosts, and `extra`. */
+/** What `/3d-models` may fetch: the site's repository's files on Prismic's hosts, and `extra`. */
 export type AssetScope = {
   /** The site's Prismic repository; without one (local content), no Prismic host is allowed. */
   repository?: string

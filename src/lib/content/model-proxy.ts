@@ -18,8 +18,9 @@ import { warmVariants } from '@services/content-api/models/warm'
  * `/3d-models?src=<a Prismic asset URL>[&tier=low|high]`: models on Prismic's asset CDN served
  * from the site's own origin, so the renderer can ask for a variant as it does of the embedded
  * media (docs/3d-models.md). Never an open proxy: only the site's repository's files on Prismic's
- * asset hosts, and the hosts PRISMIC_ASSET_HOSTS adds, are fetched (./asset-hosts.ts), each redirect is checked again, and only glTF is served. The source's bytes are
- * kept in the model cache, so the original and both tiers cost one fetch.
+ * asset hosts, and the hosts PRISMIC_ASSET_HOSTS adds, are fetched (./asset-hosts.ts), each
+ * redirect is checked again, and only glTF is served. The source's bytes are kept in the model
+ * cache, so the original and both tiers cost one fetch.
  */
 
 /** How many redirects a fetch follows (each to an allowed host) before it gives up. */
