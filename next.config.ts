@@ -25,7 +25,7 @@ const nextConfig: NextConfig = {
   distDir: process.env.NEXT_DIST_DIR || '.next',
   reactStrictMode: true,
   // `npm test` checks the types once (its `types` stage, then its main build with the route
-  // types) and builds the same source five more times (build-once, foreign, rtl, pushed):
+  // types) and builds the same source three more times (foreign, rtl, pushed):
   // FACET_TYPES_CHECKED=1 tells those builds that Next's own check (about 20 s) would repeat it.
   // Next still verifies the TypeScript setup (and leaves tsconfig.json alone) either way.
   typescript: { ignoreBuildErrors: process.env.FACET_TYPES_CHECKED === '1' },

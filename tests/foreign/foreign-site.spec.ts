@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { expect, test } from '@playwright/test'
+import { buildOnceTests } from './build-once'
 
 type Doc = { type: string; key: string; lang: string; uid?: string; data: Record<string, unknown> }
 type Manifest = { seed: number; masterLang: string; documents: Doc[] }
@@ -76,3 +77,6 @@ test('when the CMS goes away, a new query gets the error page inside the header 
   expect(home?.status()).toBe(200)
   await expect(page.locator('.site-header')).toBeVisible()
 })
+
+// Built and started as a publisher does, into another folder (.next-foreign).
+buildOnceTests('foreign', '.next-foreign')

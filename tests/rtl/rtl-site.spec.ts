@@ -5,6 +5,7 @@ import PostalMime from 'postal-mime'
 import { axeViolations } from '../e2e/support/axe'
 import { urlOf } from '../e2e/support/content'
 import { RTL_LANG, RTL_LANGUAGE_NAME, type RtlDocument } from '../fixtures/rtl-content'
+import { buildOnceTests } from '../foreign/build-once'
 
 /**
  * A third language, right to left, added as content only (tests/fixtures/rtl-content.ts copies
@@ -217,3 +218,6 @@ test('the newsletter in Arabic: its reference reads left to right and is the del
     )
   }
 })
+
+// Built and started as a publisher does, into the default folder (.next) of its copy.
+buildOnceTests('rtl', '.next')

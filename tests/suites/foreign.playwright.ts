@@ -2,7 +2,7 @@ import { separateBuildConfig } from './separate-build'
 
 /**
  * The site built against a content folder no test has seen (tests/foreign/serve.ts): a separate
- * build in `.next-foreign`, served beside the main one.
+ * build in `.next-foreign`, on a copy of the repository, served beside the main one.
  */
 const port = Number(process.env.FOREIGN_PORT || 3227)
 

@@ -15,8 +15,8 @@
 //   `prepare.env`.
 // - `lane`: the stages of one lane run one after another, beside the rest of the map. The lane
 //   starts where the map lists its first stage; its other stages keep their places in the summary.
-//   The `own builds` lane holds three of the suites that build or serve a site of their own (a
-//   copy, another dist dir, the development server): after `e2e` (which keeps both cores busy on
+//   The `own builds` lane holds three of the suites that build or serve a site of their own (on a
+//   copy of the repository, or the development server): after `e2e` (which keeps both cores busy on
 //   its own), it runs beside the others, which wait on browsers, Redis and Varnish as much as
 //   they compute. Which suites go in the lane evens out the two sides' times (timings.json).
 //
@@ -101,10 +101,19 @@ export const stages = [
     afterBuild: true,
   },
   {
-    name: 'build-once',
-    kind: 'vitest',
-    about: 'npm run build then npm start, into .next and .next-other, on a copy of the repository',
-    config: 'tests/suites/build-once.vitest.ts',
+    name: 'rtl',
+    kind: 'playwright',
+    about:
+      'a right-to-left language added as an editor would, built by npm run build into .next and started by npm start on a copy of the repository (tests/rtl/)',
+    config: 'tests/suites/rtl.playwright.ts',
+    lane: 'own builds',
+  },
+  {
+    name: 'foreign',
+    kind: 'playwright',
+    about:
+      'a content folder no test has seen, built by npm run build into .next-foreign and started by npm start on a copy of the repository (tests/foreign/)',
+    config: 'tests/suites/foreign.playwright.ts',
     lane: 'own builds',
   },
   {
@@ -127,19 +136,6 @@ export const stages = [
     about: 'Varnish in front of the site (tests/cdn/)',
     config: 'tests/suites/cdn.vitest.ts',
     afterBuild: true,
-  },
-  {
-    name: 'foreign',
-    kind: 'playwright',
-    about: 'a content folder no test has seen, built into .next-foreign (tests/foreign/)',
-    config: 'tests/suites/foreign.playwright.ts',
-  },
-  {
-    name: 'rtl',
-    kind: 'playwright',
-    about: 'a right-to-left language added as an editor would, built into .next-rtl (tests/rtl/)',
-    config: 'tests/suites/rtl.playwright.ts',
-    lane: 'own builds',
   },
   {
     name: 'pushed',

@@ -3,7 +3,7 @@ import { separateBuildConfig } from './separate-build'
 /**
  * The site built against the sample content with a right-to-left language added (`ar-ae`, by
  * tests/fixtures/rtl-content.ts), served by tests/foreign/serve.ts with FOREIGN_CONTENT=rtl: a
- * separate build in `.next-rtl`, beside the main one.
+ * build of its own, on a copy of the repository, beside the main one.
  */
 const port = Number(process.env.RTL_PORT || 3247)
 

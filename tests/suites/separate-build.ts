@@ -33,6 +33,9 @@ export function separateBuildConfig(options: {
       env: options.env,
       reuseExistingServer: false,
       timeout: options.timeout ?? 300_000,
+      // Stopped by SIGTERM, not Playwright's default SIGKILL, so that the script stops its
+      // servers and deletes what it made (tests/foreign/serve.ts: the repository's copy).
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
       stdout: 'pipe',
       stderr: 'pipe',
     },
