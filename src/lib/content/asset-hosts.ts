@@ -37,6 +37,8 @@ export type AssetScope = {
  * endpoint elsewhere (a stand-in), has none.
  */
 export function repositoryOf(content: ContentConfig): string | undefined {
+  // Not @prismicio/client's getRepositoryName: it names any host's first label, so a stand-in's
+  // endpoint (http://127.0.0.1:…) would name a repository "127".
   if (content.mode !== 'hosted') return undefined
   if (!URL.canParse(content.repository)) return content.repository.toLowerCase()
   return /^([a-z0-9-]+)\.(?:cdn\.)?prismic\.io$/.exec(new URL(content.repository).hostname)?.[1]
