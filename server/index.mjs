@@ -14,7 +14,7 @@ import { createHealth } from './health.mjs'
 import { DEFAULT_DRAIN_MS, drainOnSignals } from './shutdown.mjs'
 import { DEFAULT_MAX_CONCURRENT, createSiteListener, prerenderedPaths } from './site.mjs'
 import { markServing } from './serving-marks.mjs'
-import { warmCheck, warmInfo } from './warm.mjs'
+import { holdWarmUp, warmCheck, warmInfo } from './warm.mjs'
 
 // Set before Next.js and React load: they pick their production builds from it.
 process.env.NODE_ENV = 'production'
@@ -32,6 +32,8 @@ const distDir = process.env.NEXT_DIST_DIR || '.next'
 // (with 127.0.0.1 here, the proxy's rewrites went out as HTTP calls to localhost).
 const app = next({ dev: false, dir: process.cwd(), hostname: 'localhost', port })
 const handle = app.getRequestHandler()
+// The warm-up starts as Next.js prepares, and waits for the port to open (server/warm.mjs).
+const startWarmUp = holdWarmUp()
 await app.prepare()
 
 /** The probes; a shared cache adds its own readiness check with `health.addCheck`. */
@@ -55,6 +57,7 @@ const server = createServer(
 server.listen(port, hostname, () => {
   const { port: bound } = server.address()
   console.log(`Facet is serving on http://${hostname ?? 'localhost'}:${bound}`)
+  startWarmUp()
 })
 // While it serves, this build is in use: `npm start` elsewhere will not rebuild it in place.
 markServing(distDir)

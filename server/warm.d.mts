@@ -6,3 +6,5 @@ export function warmInfo(): {
   warmMs?: number
   loads?: { content: number; routeIndex: number }
 }
+/** Holds the warm-up until the returned function is called (once the server listens). */
+export function holdWarmUp(): () => void

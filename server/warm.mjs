@@ -4,6 +4,18 @@
 // answers 503, so a load balancer sends no visitor to a node that would make them wait for it.
 
 const WARM_STATE_KEY = Symbol.for('facet.warm')
+const WARM_GATE_KEY = Symbol.for('facet.warm.gate')
+
+/**
+ * Holds the warm-up (started inside Next.js as it prepares) until the returned function is
+ * called: the server calls it once it listens, so the content store, whose load blocks the
+ * event loop, is never read before the port is open (src/lib/content/warm.ts).
+ */
+export function holdWarmUp() {
+  let release
+  globalThis[WARM_GATE_KEY] = new Promise((resolve) => (release = resolve))
+  return () => release()
+}
 
 function state() {
   return globalThis[WARM_STATE_KEY]

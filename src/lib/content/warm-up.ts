@@ -1,7 +1,7 @@
 import { getConfig } from '@/lib/config'
 import { getEmbeddedContentApi } from '@/lib/content/embedded'
 import { siteRouteIndex } from '@/lib/content/site-route-index'
-import { warmState } from '@/lib/content/warm'
+import { warmGate, warmState } from '@/lib/content/warm'
 
 /**
  * Loads what a node's first requests need: the embedded content store (local mode) and the
@@ -15,9 +15,11 @@ export function warmUp(): void {
   state.status = 'warming'
   state.retry = warmUp
   const started = performance.now()
-  // After the current turn: the server starts listening meanwhile and answers its probes 503.
+  // After the current turn, and once the server listens (its gate): meanwhile it answers its
+  // probes 503.
   setImmediate(async () => {
     try {
+      await warmGate()
       if (getConfig().content.mode === 'local') getEmbeddedContentApi()
       await siteRouteIndex().warm()
       state.warmMs = Math.round(performance.now() - started)

@@ -22,6 +22,20 @@ export type WarmState = {
 /** The key the server reads the state under (server/warm.mjs). */
 export const WARM_STATE_KEY = Symbol.for('facet.warm')
 
+/**
+ * The key of a promise the warm-up waits for before it loads anything. The production server
+ * (server/index.mjs) sets one before Next.js starts and resolves it once it listens, so the
+ * warm-up (which blocks the event loop while it reads the content store) never runs before the
+ * port is open: a probe then always meets a node that is warming, never a closed port followed
+ * by a node already warm. Under `next start` there is none, and the warm-up starts at once.
+ */
+export const WARM_GATE_KEY = Symbol.for('facet.warm.gate')
+
+/** What the warm-up waits for before it starts: the server's gate, if it set one. */
+export function warmGate(): Promise<void> | undefined {
+  return (globalThis as { [WARM_GATE_KEY]?: Promise<void> })[WARM_GATE_KEY]
+}
+
 /** This process's warm state. */
 export function warmState(): WarmState {
   const holder = globalThis as { [WARM_STATE_KEY]?: WarmState }
