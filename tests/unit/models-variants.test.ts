@@ -96,6 +96,67 @@ describe('every model of the corpus', () => {
   }, 120_000)
 })
 
+describe("the variant for a phone's AR viewer (tier=ar)", () => {
+  // What Scene Viewer reads for sure: glTF 2.0 with plain geometry and PNG or JPEG maps.
+  const COMPRESSION = [
+    'EXT_meshopt_compression',
+    'KHR_draco_mesh_compression',
+    'KHR_mesh_quantization',
+    'EXT_texture_webp',
+    'EXT_texture_avif',
+  ]
+
+  it('is plain glTF with PNG or JPEG maps up to 2048 px, keeping geometry, maps and clips, for every model of the corpus', async () => {
+    for (const model of corpus.filter((m) => m.name !== 'heavy')) {
+      const bytes = readFileSync(model.file)
+      const source = await inspectModel(bytes)
+      const { glb } = await optimizeModel(bytes, tierParams('ar'))
+      const json = gltfJson(glb) as { extensionsUsed?: string[] }
+      for (const name of COMPRESSION)
+        expect(json.extensionsUsed ?? [], `${model.name}: ${name}`).not.toContain(name)
+      const stats = await inspectModel(glb)
+      expect(stats.triangles, model.name).toBe(source.triangles)
+      expect(stats.animations, model.name).toEqual(source.animations)
+      expect(stats.textures, model.name).toHaveLength(source.textures.length)
+      for (const [i, t] of stats.textures.entries()) {
+        // KTX2 maps stay KTX2 (nothing here decodes them); every other map is PNG or JPEG.
+        if (source.textures[i]!.mimeType === 'image/ktx2') expect(t.mimeType).toBe('image/ktx2')
+        else expect(t.mimeType, `${model.name} map ${i}`).toMatch(/^image\/(png|jpeg)$/)
+        expect(Math.max(t.width, t.height)).toBeLessThanOrEqual(2048)
+      }
+      expect(stats.bytes, model.name).toBeLessThanOrEqual(TIER_BUDGETS.ar.maxBytes)
+    }
+  }, 120_000)
+
+  it('brings the heavy scan within 250,000 triangles, 2048 px maps and 15 MB', async () => {
+    const bytes = readFileSync(corpus.find((m) => m.name === 'heavy')!.file)
+    const stats = await inspectModel((await optimizeModel(bytes, tierParams('ar'))).glb)
+    expect(stats.triangles).toBeLessThanOrEqual(250_000)
+    expect(stats.triangles).toBeGreaterThan(100_000)
+    for (const t of stats.textures) {
+      expect(t.mimeType).toMatch(/^image\/(png|jpeg)$/)
+      expect(Math.max(t.width, t.height)).toBe(2048)
+    }
+    expect(stats.bytes).toBeLessThanOrEqual(15 * MB)
+  }, 120_000)
+
+  it('is served even when the upload is smaller, since the upload may be compressed', async () => {
+    const original = new Uint8Array(readFileSync('content/media/models/vessel.glb'))
+    const { variants, done } = service()
+    try {
+      const response = await ask(variants, 'ar', { id: 'vessel', bytes: async () => original })
+      expect(response.status).toBe(200)
+      expect(response.headers.get('content-type')).toBe('model/gltf-binary')
+      const glb = await bodyOf(response)
+      const json = gltfJson(glb) as { extensionsUsed?: string[] }
+      for (const name of COMPRESSION) expect(json.extensionsUsed ?? []).not.toContain(name)
+      expect((await inspectModel(glb)).triangles).toBe((await inspectModel(original)).triangles)
+    } finally {
+      done()
+    }
+  }, 60_000)
+})
+
 describe('parameters', () => {
   it('reads tier and the expert ceilings, normalized', () => {
     expect(parseModelParams(new URLSearchParams(''))).toBeNull()
@@ -120,7 +181,7 @@ describe('parameters', () => {
       }
       throw new Error(`accepted ${query}`)
     }
-    expect(error('tier=medium')).toMatch(/tier "medium".*low, high/)
+    expect(error('tier=medium')).toMatch(/tier "medium".*low, high, ar/)
     expect(error('tier=low&maxtex=big')).toMatch(/maxtex/)
     expect(error('tier=low&maxtris=10')).toMatch(/maxtris/)
     expect(error('maxtex=512')).toMatch(/tier/)

@@ -31,11 +31,18 @@ import { TIER_BUDGETS, type ModelParams } from './params'
 /** The WebP quality of re-encoded maps: no visible loss on a model's texture at its size. */
 export const TEXTURE_QUALITY = 85
 
+/** The JPEG quality of maps converted for a phone's AR viewer (`ar`): no visible loss close up. */
+export const AR_JPEG_QUALITY = 90
+
 /** The tolerance of the animation resampler (glTF-Transform's default). */
 const RESAMPLE_TOLERANCE = 1e-4
 
 /** Extensions whose data the pipeline decodes and writes in another form. */
-const REWRITTEN_EXTENSIONS = ['KHR_draco_mesh_compression', 'KHR_meshopt_compression']
+const REWRITTEN_EXTENSIONS = [
+  'KHR_draco_mesh_compression',
+  'EXT_meshopt_compression',
+  'KHR_meshopt_compression',
+]
 
 /** One variant's plan: the transforms, in order. */
 export function planModel(params: ModelParams, stats: ModelStats): Transform[] {
@@ -50,6 +57,30 @@ export function planModel(params: ModelParams, stats: ModelStats): Transform[] {
       }),
     )
   if (stats.animations.length) plan.push(resample({ tolerance: RESAMPLE_TOLERANCE }))
+  if (params.tier === 'ar') {
+    const resize: [number, number] = [params.maxTexture, params.maxTexture]
+    plan.push(
+      // PNG and JPEG maps resized in their own format; WebP and AVIF maps (which a native AR
+      // viewer may not read) become JPEG, or PNG where their slot needs alpha (textureCompress
+      // skips those for JPEG). KTX2 maps stay as they are: sharp cannot read them.
+      textureCompress({ encoder: sharp, formats: /^image\/(png|jpeg)$/, resize }),
+      textureCompress({
+        encoder: sharp,
+        targetFormat: 'jpeg',
+        formats: /^image\/(webp|avif)$/,
+        resize,
+        quality: AR_JPEG_QUALITY,
+      }),
+      textureCompress({
+        encoder: sharp,
+        targetFormat: 'png',
+        formats: /^image\/(webp|avif)$/,
+        resize,
+      }),
+      prune(),
+    )
+    return plan
+  }
   plan.push(
     textureCompress({
       encoder: sharp,
@@ -66,7 +97,7 @@ export function planModel(params: ModelParams, stats: ModelStats): Transform[] {
 
 /**
  * Makes the variant of a model that `params` asks for: a GLB with EXT_meshopt_compression
- * geometry, WebP maps no larger than the ceiling, and for a mesh over the triangle budget a
+ * geometry (plain geometry for `ar`), WebP maps (JPEG or PNG for `ar`) no larger than the ceiling, and for a mesh over the triangle budget a
  * simplified one (within the tier's error bound, so a mesh that cannot reach the budget without
  * losing its shape keeps more triangles). Animations are resampled and kept; skins and morph
  * targets are kept. Throws `ModelRefused` for a model over a limit (./limits.ts).

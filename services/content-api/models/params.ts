@@ -4,8 +4,11 @@
  * tier, and two expert ceilings that refine it. Without `tier`, the original bytes.
  */
 
-/** The renderer's GPU tiers (src/three/render/resolution.ts). */
-export const TIERS = ['low', 'high'] as const
+/**
+ * The renderer's GPU tiers (src/three/render/resolution.ts), and `ar`: the file a phone's own AR
+ * viewer fetches (Scene Viewer on Android, docs/3d-models.md), plain glTF with JPEG or PNG maps.
+ */
+export const TIERS = ['low', 'high', 'ar'] as const
 export type Tier = (typeof TIERS)[number]
 
 /** What one tier's variant aims at. */
@@ -42,6 +45,16 @@ export const TIER_BUDGETS: Record<Tier, TierBudget> = {
     maxTriangles: 2_000_000,
     maxError: 0.001,
     maxBytes: 12 * MB,
+    maxGpuTextureBytes: 256 * MB,
+  },
+  // A phone's AR viewer draws the model close up, in the visitor's room: the low tier's
+  // geometry, maps up to 2048 px, and none of the compression extensions a native viewer may
+  // not decode (meshopt, Draco, WebP, AVIF).
+  ar: {
+    maxTexture: 2048,
+    maxTriangles: 250_000,
+    maxError: 0.01,
+    maxBytes: 15 * MB,
     maxGpuTextureBytes: 256 * MB,
   },
 }
@@ -99,7 +112,9 @@ export function parseModelParams(query: URLSearchParams): ModelParams | null {
   const maxtris = integer(query, 'maxtris', MAXTRIS_RANGE)
   if (tier === null) {
     if (maxtex !== undefined || maxtris !== undefined)
-      throw new ModelParamError('maxtex and maxtris refine a tier: add tier=low or tier=high')
+      throw new ModelParamError(
+        'maxtex and maxtris refine a tier: add tier=low, tier=high or tier=ar',
+      )
     return null
   }
   if (!(TIERS as readonly string[]).includes(tier))

@@ -147,11 +147,17 @@ export function createModelVariants({
  * What is kept and served for a rendered variant: the uploaded bytes when the variant is no
  * smaller and the upload already fits the params (no texture over the texture ceiling, no more
  * triangles than the budget), since such a variant only costs the visitor more to download;
- * otherwise the variant. A `.gltf` upload always gets its variant: the route serves a GLB.
+ * otherwise the variant. A `.gltf` upload always gets its variant: the route serves a GLB. So
+ * does `ar`, whose point is the form (no compression a phone's AR viewer may not decode).
  */
 export function servedBytes(original: Uint8Array, rendered: Rendered, params: ModelParams): Buffer {
   const { glb, source } = rendered
-  if (glb.byteLength >= original.byteLength && isGlb(original) && fits(source, params))
+  if (
+    params.tier !== 'ar' &&
+    glb.byteLength >= original.byteLength &&
+    isGlb(original) &&
+    fits(source, params)
+  )
     return Buffer.from(original.buffer, original.byteOffset, original.byteLength)
   return Buffer.from(glb.buffer, glb.byteOffset, glb.byteLength)
 }
