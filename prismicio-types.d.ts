@@ -2364,6 +2364,49 @@ export interface ModelViewerSliceDefaultPrimary {
    * - **Documentation**: https://prismic.io/docs/fields/text
    */
   error_message: prismic.KeyTextField
+
+  /**
+   * Offer “View in your room” (AR on phones) field in *ModelViewer → Default → Primary*
+   *
+   * - **Field Type**: Boolean
+   * - **Placeholder**: *None*
+   * - **Default Value**: false
+   * - **API ID Path**: model_viewer.default.primary.ar
+   * - **Documentation**: https://prismic.io/docs/fields/boolean
+   */
+  ar: prismic.BooleanField
+
+  /**
+   * AR button label (e.g. “View in your room”) field in *ModelViewer → Default → Primary*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: model_viewer.default.primary.ar_label
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  ar_label: prismic.KeyTextField
+
+  /**
+   * Where the model goes in AR field in *ModelViewer → Default → Primary*
+   *
+   * - **Field Type**: Select
+   * - **Placeholder**: *None*
+   * - **Default Value**: floor
+   * - **API ID Path**: model_viewer.default.primary.ar_placement
+   * - **Documentation**: https://prismic.io/docs/fields/select
+   */
+  ar_placement: prismic.SelectField<'floor' | 'wall', 'filled'>
+
+  /**
+   * Let the visitor resize it in AR (off: true size) field in *ModelViewer → Default → Primary*
+   *
+   * - **Field Type**: Boolean
+   * - **Placeholder**: *None*
+   * - **Default Value**: false
+   * - **API ID Path**: model_viewer.default.primary.ar_resize
+   * - **Documentation**: https://prismic.io/docs/fields/boolean
+   */
+  ar_resize: prismic.BooleanField
 }
 
 /**

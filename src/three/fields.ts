@@ -1,5 +1,6 @@
 // Maps a slice's fields to the 3D slot's props. Runs on the server; imports no three.js.
 import { isFilled, type Content } from '@prismicio/client'
+import type { ArSettings } from '@/lib/ar'
 import { modelMediaUrl } from '@/lib/content/media-url'
 import type { ThreeSlotLabels } from './ThreeSlot'
 import type { SceneSpec } from './store'
@@ -89,6 +90,40 @@ export function viewerSlot(slice: Content.ModelViewerSlice): {
       loading: p.loading_label ?? undefined,
       reset: p.reset_label ?? undefined,
       hint: p.controls_hint ?? undefined,
+    },
+  }
+}
+
+/**
+ * What the model viewer slice asks of AR ("View in your room"), or why it offers none: `off`
+ * when the editor did not turn it on (documents written before the fields existed read false),
+ * `incomplete` when it is on but a field it needs is empty (editors see why in a preview).
+ */
+export function viewerAr(
+  slice: Content.ModelViewerSlice,
+):
+  | { state: 'on'; model: string; settings: ArSettings }
+  | { state: 'off' }
+  | { state: 'incomplete'; reason: string } {
+  const p = slice.primary
+  if (p.ar !== true) return { state: 'off' }
+  const model = modelUrl(p.model)
+  if (!model)
+    return { state: 'incomplete', reason: 'AR is on, but the slice has no model (model).' }
+  const label = p.ar_label?.trim()
+  if (!label)
+    return {
+      state: 'incomplete',
+      reason: 'AR is on, but the button has no label (ar_label): no button shows.',
+    }
+  return {
+    state: 'on',
+    model,
+    settings: {
+      label,
+      placement: p.ar_placement === 'wall' ? 'wall' : 'floor',
+      resizable: p.ar_resize === true,
+      title: (p.heading ?? '').trim() || (p.description ?? '').trim(),
     },
   }
 }

@@ -20,11 +20,12 @@ export type ModelChoice = 'tier' | 'original' | ModelTier
 
 /**
  * `url` with `tier=<tier>` when it is of `base`'s origin (base: the page's URL; `url` may be
- * relative to it), or without any `tier` when `tier` is null (the original). Any other URL (another
+ * relative to it), or without any `tier` when `tier` is null (the original). `ar` names the
+ * variant for a phone's AR viewer (src/lib/ar.ts). Any other URL (another
  * origin, `data:`, `blob:`, or one that does not parse) is returned as it is. The rest of the query
  * is kept as written (a media URL's `v=<hash>`, `/3d-models`'s `src`), `tier` goes last.
  */
-export function variantUrl(url: string, tier: ModelTier | null, base: string): string {
+export function variantUrl(url: string, tier: ModelTier | 'ar' | null, base: string): string {
   if (!URL.canParse(url, base) || !URL.canParse(base)) return url
   const parsed = new URL(url, base)
   const page = new URL(base)

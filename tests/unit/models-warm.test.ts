@@ -98,6 +98,7 @@ const cached = (cacheDir: string) => {
   return {
     low: files.filter((f) => /^low-.*\.glb$/.test(f)),
     high: files.filter((f) => /^high-.*\.glb$/.test(f)),
+    ar: files.filter((f) => /^ar-.*\.glb$/.test(f)),
   }
 }
 
@@ -113,7 +114,7 @@ describe('the publish webhook', () => {
     process.env = saved
   })
 
-  it("makes both tiers' variants of the model the published document links to", async () => {
+  it("makes each tier's variant (low, high, and ar for a phone's AR viewer) of the model the published document links to", async () => {
     const root = mkdtempSync(path.join(dir, 'webhook-'))
     const cacheDir = path.join(root, 'model-cache')
     // Read when the modules load: local mode over the folder, the cache in the folder's place.
@@ -136,23 +137,24 @@ describe('the publish webhook', () => {
 
     // The answer does not wait for the variants: they appear in the cache in the background.
     const deadline = Date.now() + 90_000
-    while (cached(cacheDir).high.length === 0 && Date.now() < deadline)
+    while (cached(cacheDir).ar.length === 0 && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 250))
     expect(cached(cacheDir).low).toHaveLength(1)
     expect(cached(cacheDir).high).toHaveLength(1)
+    expect(cached(cacheDir).ar).toHaveLength(1)
 
     // A visitor's request for either tier is then answered from the cache, with no render.
     const api = getEmbeddedContentApi()
     const made = api.modelVariants.stats().made
-    expect(made).toBe(2)
-    for (const tier of ['low', 'high']) {
+    expect(made).toBe(3)
+    for (const tier of ['low', 'high', 'ar'] as const) {
       const variant = await api.fetch(
         new Request(`http://site.test/local/prismic/media/models/piece.glb?tier=${tier}`),
       )
       expect(variant.status).toBe(200)
       expect(variant.headers.get('content-type')).toBe('model/gltf-binary')
       expect(variant.headers.get('etag')).toBe(
-        `"${cached(cacheDir)[tier as 'low' | 'high'][0]!.replace(/\.glb$/, '')}"`,
+        `"${cached(cacheDir)[tier][0]!.replace(/\.glb$/, '')}"`,
       )
     }
     expect(api.modelVariants.stats().made).toBe(made)
@@ -160,7 +162,7 @@ describe('the publish webhook', () => {
 })
 
 describe('the build step (scripts/models/warm.ts)', () => {
-  it('reports 1 model and 2 variants made, then 0 made when run again over the same cache', async () => {
+  it('reports 1 model and 3 variants made (low, high, ar), then 0 made when run again over the same cache', async () => {
     const root = mkdtempSync(path.join(dir, 'build-'))
     const cacheDir = path.join(root, 'model-cache')
     const env: NodeJS.ProcessEnv = {
@@ -179,10 +181,11 @@ describe('the build step (scripts/models/warm.ts)', () => {
       ).stdout
 
     expect(await warm()).toMatch(
-      /^Model variants: 1 model, 2 variants made, 0 failed \(\d+\.\d s\)\.$/m,
+      /^Model variants: 1 model, 3 variants made, 0 failed \(\d+\.\d s\)\.$/m,
     )
     expect(cached(cacheDir).low).toHaveLength(1)
     expect(cached(cacheDir).high).toHaveLength(1)
+    expect(cached(cacheDir).ar).toHaveLength(1)
     expect(await warm()).toMatch(
       /^Model variants: 1 model, 0 variants made, 0 failed \(\d+\.\d s\)\.$/m,
     )

@@ -1,0 +1,97 @@
+// "View in your room": which AR viewer a visitor's device can open for a model, and the link
+// that opens it. Plain code, no React and no three.js: the slice's link (src/components/ArLink.tsx)
+// and the unit tests share it. Written here rather than taken from `<model-viewer>`, whose AR
+// code is part of its custom element and not published on its own.
+
+import { variantUrl } from '@/three/model-variant'
+
+/** What the model viewer slice asks of AR (src/three/fields.ts reads it from the slice). */
+export type ArSettings = {
+  /** The button's words, from the slice. */
+  label: string
+  /** Where the model goes: on the floor, or on a wall. */
+  placement: 'floor' | 'wall'
+  /** Whether the visitor may resize it; off, it stays at its true size. */
+  resizable: boolean
+  /** The model's name in the AR viewer (it shows the first 60 characters). */
+  title: string
+}
+
+/** How this device places a model in the room, or why it cannot. */
+export type ArSupport = { viewer: 'scene-viewer' } | { viewer: 'none'; reason: string }
+
+/**
+ * The AR viewer of the device that sent `userAgent`. `touchPoints`: `navigator.maxTouchPoints`,
+ * which tells an iPad (whose Safari says "Macintosh") from a Mac.
+ *
+ * Android's browsers but Firefox open Scene Viewer through an intent URL (Firefox does not
+ * follow one). Headsets' browsers are Android too, and have no camera view of the room. On
+ * iPhone and iPad, AR Quick Look needs a USDZ file, which the site does not make yet: no button
+ * rather than one that opens nothing.
+ */
+export function arSupport(userAgent: string, touchPoints = 0): ArSupport {
+  const ios =
+    /\b(iPhone|iPad|iPod)\b/.test(userAgent) || (/\bMacintosh\b/.test(userAgent) && touchPoints > 1)
+  if (ios)
+    return {
+      viewer: 'none',
+      reason:
+        'On iPhone and iPad, AR opens in AR Quick Look, which needs a USDZ file: this site does not make one yet.',
+    }
+  if (/\bAndroid\b/.test(userAgent)) {
+    if (/\b(OculusBrowser|Quest|Pico)\b/i.test(userAgent))
+      return {
+        viewer: 'none',
+        reason: 'A headset’s browser has no view of the room to place a model in.',
+      }
+    if (/\bFirefox\//.test(userAgent))
+      return {
+        viewer: 'none',
+        reason:
+          'Firefox on Android cannot open Scene Viewer, Android’s AR viewer; Chrome and most other browsers can.',
+      }
+    return { viewer: 'scene-viewer' }
+  }
+  return {
+    viewer: 'none',
+    reason:
+      'This device has no AR viewer the site can open: the button shows on Android phones and tablets (Scene Viewer).',
+  }
+}
+
+/**
+ * The cookie a Prismic preview sets (`cookie.preview` of @prismicio/client, which the preview
+ * route sets; a unit test holds them equal). Named here so that the page's client code does not
+ * import the client for one string.
+ */
+export const PREVIEW_COOKIE = 'io.prismic.preview'
+
+/** The query value of the model variant made for a phone's AR viewer (docs/3d-models.md). */
+export const AR_TIER = 'ar'
+
+/**
+ * The intent URL that opens `model` in Scene Viewer, as Google documents it for the web
+ * (developers.google.com/ar/develop/scene-viewer): AR first (`ar_preferred`, which falls back to
+ * Scene Viewer's 3D view on a phone without ARCore), the model's absolute URL (its `tier=ar`
+ * variant: plain glTF with PNG or JPEG maps), its title, wall placement when asked, resizing off
+ * unless allowed, and `browser_fallback_url` back to `page` (Chrome opens it when no app takes
+ * the intent). Version 1.2 through the ARCore package (Google Play Services for AR), as
+ * `<model-viewer>` opens it: the version that reads `resizable` and `enable_vertical_placement`.
+ *
+ * `model`: the model's URL as the page carries it (site-relative, on the page's origin); `page`:
+ * the page's URL, with the hash that brings the visitor back to the viewer.
+ */
+export function sceneViewerUrl(model: string, page: string, settings: ArSettings): string {
+  const file = variantUrl(model, AR_TIER, page)
+  const params = new URLSearchParams({ file, mode: 'ar_preferred' })
+  const title = settings.title.trim()
+  if (title) params.set('title', title)
+  if (!settings.resizable) params.set('resizable', 'false')
+  if (settings.placement === 'wall') params.set('enable_vertical_placement', 'true')
+  return (
+    `intent://arvr.google.com/scene-viewer/1.2?${params}` +
+    '#Intent;scheme=https;package=com.google.ar.core;' +
+    'action=android.intent.action.VIEW;' +
+    `S.browser_fallback_url=${encodeURIComponent(page)};end;`
+  )
+}

@@ -1,0 +1,154 @@
+import * as prismic from '@prismicio/client'
+import { devices, expect, test, type Browser, type Page } from '@playwright/test'
+import { gltfJson } from '../../services/content-api/models-check'
+import { axeViolations } from './support/axe'
+import { documentFile, urlOf } from './support/content'
+import { showcase } from './three-helpers'
+
+// "View in your room" (issue 42) as a visitor's phone gets it: the showcase's model viewer turns
+// AR on in its slice; an Android phone gets a link that opens Scene Viewer on the model's AR
+// variant, which the site serves; a desktop or an iPhone gets nothing, and an editor previewing
+// there gets one line saying why. The link moves nothing on the page.
+
+const PHONE = devices['Pixel 7']
+const IPHONE = devices['iPhone 15']
+const VIEWER_LINK = '[data-ar-link]'
+const NOTE = '[data-ar-note]'
+
+/** A page in a fresh context made like `device` (its user agent, screen, touch). */
+async function open(browser: Browser, device: (typeof devices)[string], url: string) {
+  const context = await browser.newContext({ ...device, reducedMotion: 'reduce' })
+  const page = await context.newPage()
+  await page.goto(url)
+  return { page, close: () => context.close() }
+}
+
+/** The intent URL's https target and its extras. */
+function parseIntent(href: string) {
+  const match = /^intent:\/\/([^#]+)#Intent;(.*);end;$/.exec(href)
+  expect(match, href).not.toBeNull()
+  const extras = Object.fromEntries(match![2]!.split(';').map((pair) => pair.split(/=(.*)/s, 2)))
+  return { target: new URL(`https://${match![1]}`), extras }
+}
+
+/** Where the caption under the showcase's viewer sits, in CSS pixels from the page's top. */
+const captionTop = (page: Page) =>
+  page
+    .locator('.slice-model-viewer figcaption')
+    .evaluate((el) => el.getBoundingClientRect().top + window.scrollY)
+
+test('an Android phone gets “View in your room”, which opens Scene Viewer on the AR variant the site serves', async ({
+  browser,
+  baseURL,
+}) => {
+  for (const lang of ['en-us', 'fr-fr']) {
+    const content = showcase(lang)
+    const url = urlOf(documentFile('page', 'showcase', lang))!
+    const { page, close } = await open(browser, PHONE, url)
+    const link = page.locator(VIEWER_LINK)
+    await expect(link).toHaveCount(1)
+    await expect(link).toBeVisible()
+    await expect(link).toHaveText(content.viewer.ar_label!)
+    await expect(page.getByRole('link', { name: content.viewer.ar_label! })).toBeVisible()
+
+    const { target, extras } = parseIntent((await link.getAttribute('href'))!)
+    expect(target.origin + target.pathname).toBe('https://arvr.google.com/scene-viewer/1.2')
+    expect(target.searchParams.get('mode')).toBe('ar_preferred')
+    expect(target.searchParams.get('title')).toBe(content.viewer.heading)
+    // The slice keeps the true size and the floor.
+    expect(target.searchParams.get('resizable')).toBe('false')
+    expect(target.searchParams.has('enable_vertical_placement')).toBe(false)
+    expect(extras.package).toBe('com.google.ar.core')
+
+    // Back to the page, at the viewer.
+    const back = new URL(decodeURIComponent(extras['S.browser_fallback_url']!))
+    expect(back.origin + back.pathname).toBe(`${baseURL}${url}`)
+    const figure = page.locator(`figure[id="${back.hash.slice(1)}"]`)
+    await expect(figure).toHaveCount(1)
+    await expect(figure.locator(VIEWER_LINK)).toHaveCount(1)
+
+    // The file Scene Viewer fetches: absolute, on the site, plain glTF it can read.
+    const file = new URL(target.searchParams.get('file')!)
+    expect(file.origin).toBe(baseURL)
+    expect(file.searchParams.get('tier')).toBe('ar')
+    const response = await page.request.get(file.href)
+    expect(response.status()).toBe(200)
+    expect(response.headers()['content-type']).toBe('model/gltf-binary')
+    const json = gltfJson(new Uint8Array(await response.body())) as {
+      extensionsUsed?: string[]
+      meshes?: unknown[]
+    }
+    expect(json.meshes?.length).toBeGreaterThan(0)
+    for (const name of [
+      'EXT_meshopt_compression',
+      'KHR_draco_mesh_compression',
+      'EXT_texture_webp',
+    ])
+      expect(json.extensionsUsed ?? []).not.toContain(name)
+
+    if (lang === 'en-us') {
+      // The link arrives after hydration over the viewer's corner: the caption is where it is
+      // on a page that shows no link (the same screen, a desktop browser's user agent).
+      const desktop = await open(
+        browser,
+        { ...PHONE, userAgent: devices['Desktop Chrome'].userAgent },
+        url,
+      )
+      await expect(desktop.page.locator(VIEWER_LINK)).toHaveCount(0)
+      expect(await captionTop(page)).toBe(await captionTop(desktop.page))
+      await desktop.close()
+      expect(await axeViolations(page)).toEqual([])
+    }
+    await close()
+  }
+})
+
+test('a viewer whose slice does not turn AR on, as before the fields existed, offers no AR on the phone', async ({
+  browser,
+}) => {
+  const about = documentFile('page', 'about', 'en-us')
+  const slice = about.data.slices!.find((s) => s.slice_type === 'model_viewer')!
+  expect(slice.primary.ar ?? false).toBe(false)
+  const { page, close } = await open(browser, PHONE, urlOf(about)!)
+  await expect(page.locator('.slice-model-viewer')).toHaveCount(1)
+  // Hydrated: the viewer's poster is there and the page's scripts ran.
+  await page.waitForFunction(() => document.readyState === 'complete')
+  await expect(page.locator(`${VIEWER_LINK}, ${NOTE}`)).toHaveCount(0)
+  await close()
+})
+
+test('where AR cannot open, a visitor sees nothing of it and an editor in a preview sees why', async ({
+  browser,
+  baseURL,
+}) => {
+  const url = urlOf(documentFile('page', 'showcase', 'en-us'))!
+  // A visitor on a desktop and on an iPhone: no link, no note.
+  for (const device of [devices['Desktop Chrome'], IPHONE]) {
+    const { page, close } = await open(browser, device, url)
+    await expect(page.locator('.slice-model-viewer figure')).toBeVisible()
+    await page.waitForFunction(() => document.readyState === 'complete')
+    await expect(page.locator(`${VIEWER_LINK}, ${NOTE}`)).toHaveCount(0)
+    await close()
+  }
+  // An editor: a preview session (a release's preview token, as preview.spec.ts opens one), then
+  // the showcase, on a desktop and on an iPhone.
+  const client = prismic.createClient<prismic.PrismicDocument>(`${baseURL}/local/prismic/api/v2`)
+  const { id } = await client.getByUID('page', 'about', { lang: 'en-us' })
+  for (const [device, reason] of [
+    [devices['Desktop Chrome'], /Android phones and tablets/],
+    [IPHONE, /AR Quick Look.*USDZ/],
+  ] as const) {
+    const context = await browser.newContext({ ...device })
+    const page = await context.newPage()
+    await page.goto(
+      `/local/prismic/previews/winter-launch?websitePreviewId=winter-launch&documentId=${id}`,
+    )
+    await page.goto(url)
+    const note = page.locator(NOTE)
+    await expect(note).toHaveCount(1)
+    await expect(note).toHaveText(reason)
+    await expect(note).toBeVisible()
+    await expect(page.locator(VIEWER_LINK)).toHaveCount(0)
+    await context.close()
+  }
+})
