@@ -102,11 +102,15 @@ export async function frames(page: Page) {
   })
 }
 
-/** Scrolls a slot into view and waits until its scene is live and the poster has faded. */
-export async function waitLive(page: Page, index: number) {
+/**
+ * Scrolls a slot into view and waits until its scene is live and the poster has faded, for up to
+ * `timeout` ms (30 s; the 34 MB scan of the model corpus, parsed in full from its original bytes
+ * under SwiftShader on 2 shared cores, is given more).
+ */
+export async function waitLive(page: Page, index: number, timeout = 30_000) {
   const s = slot(page, index)
   await s.stage.scrollIntoViewIfNeeded()
-  await expect(s.root).toHaveAttribute('data-3d-state', 'live', { timeout: 30_000 })
+  await expect(s.root).toHaveAttribute('data-3d-state', 'live', { timeout })
   await expect(s.root.locator('[data-3d-stage] > div').first()).toHaveCSS('opacity', '0')
   await frames(page)
   // With the debug hook on, the scene must have been drawn on the path the URL asks for.

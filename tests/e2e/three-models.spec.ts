@@ -101,7 +101,7 @@ for (const path of RENDER_PATHS) {
         const seen = await record(page)
         await swapLamp(page, readFileSync(model.file))
         await page.goto(url3d('/en-us/showcase', path))
-        await waitLive(page, VIEWER)
+        await waitLive(page, VIEWER, name === 'heavy' ? 60_000 : undefined)
         const shares = await textured(slot(page, VIEWER).stage)
         // Both colours of the checker show: the texture is drawn, not a flat grey.
         expect(shares.red, 'red texels').toBeGreaterThan(0.01)
