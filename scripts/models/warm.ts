@@ -4,7 +4,7 @@
 import path from 'node:path'
 import * as prismic from '@prismicio/client'
 import { createContentApi } from '@services/content-api/app'
-import { modelLinks, type WarmReport } from '@services/content-api/models/warm'
+import { arModelLinks, modelLinks, type WarmReport } from '@services/content-api/models/warm'
 import { loadConfig } from '../../src/lib/config'
 import { assetScope } from '../../src/lib/content/asset-hosts'
 import { createModelProxy } from '../../src/lib/content/model-proxy'
@@ -22,7 +22,10 @@ async function main(): Promise<WarmReport> {
   const endpoint = prismic.isRepositoryEndpoint(repo) ? repo : prismic.getRepositoryEndpoint(repo)
   const client = prismic.createClient(endpoint, { accessToken: config.content.accessToken })
   const documents = await client.dangerouslyGetAll()
-  return createModelProxy({ scope: assetScope(config) }).warm(modelLinks(documents))
+  return createModelProxy({ scope: assetScope(config) }).warm(
+    modelLinks(documents),
+    arModelLinks(documents),
+  )
 }
 
 const started = Date.now()

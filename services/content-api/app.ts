@@ -34,7 +34,7 @@ import { createWriteApp, MIGRATION_RELEASE, type WriteApiOptions, type WriteApp 
 import { createMediaHandler, type MediaCacheOptions } from './images/media'
 import { mediaHash, withVersion } from './images/version'
 import type { ModelVariants } from './models/variants'
-import { modelLinks, warmVariants, type WarmReport } from './models/warm'
+import { arModelLinks, modelLinks, warmVariants, type WarmReport } from './models/warm'
 
 /**
  * The embedded, Prismic-compatible Content API: a Web-standard `Request → Response` handler
@@ -268,7 +268,9 @@ export function createContentApi(options: ContentApiOptions): ContentApi {
     modelVariants: media.models,
     warmModels: () => {
       const store = current().master.store
-      const sources = modelLinks(store.documents.map((d) => d.doc))
+      const documents = store.documents.map((d) => d.doc)
+      const ar = arModelLinks(documents)
+      const sources = modelLinks(documents)
         .filter((url) => url.startsWith(`${MEDIA_TOKEN}/`))
         .map((url) => {
           const rel = url.slice(MEDIA_TOKEN.length + 1).split('?')[0]!
@@ -277,6 +279,7 @@ export function createContentApi(options: ContentApiOptions): ContentApi {
             name: `media/${decodeURIComponent(rel)}`,
             id: mediaHash(file) ?? file,
             bytes: () => readFile(file),
+            ar: ar.get(url),
           }
         })
       return warmVariants(media.models, sources)

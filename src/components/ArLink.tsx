@@ -1,7 +1,7 @@
 'use client'
 
-import { useSyncExternalStore } from 'react'
-import { arSupport, PREVIEW_COOKIE, sceneViewerUrl, type ArSettings } from '@/lib/ar'
+import { useEffect, useState, useSyncExternalStore } from 'react'
+import { arSupport, PREVIEW_COOKIE, quickLookUrl, sceneViewerUrl, type ArSettings } from '@/lib/ar'
 
 /** Props for `ArLink`: the slice's AR settings as `viewerAr` read them (src/three/fields.ts). */
 export type ArLinkProps = {
@@ -10,7 +10,13 @@ export type ArLinkProps = {
 } & ({ state: 'on'; model: string; settings: ArSettings } | { state: 'incomplete'; reason: string })
 
 /** What the link depends on in the browser: the device, and whether this is a preview. */
-type Device = { userAgent: string; touchPoints: number; preview: boolean; page: string }
+type Device = {
+  userAgent: string
+  touchPoints: number
+  quickLook: boolean
+  preview: boolean
+  page: string
+}
 
 const DEVICE_UNKNOWN = null
 const noSubscription = () => () => {}
@@ -21,6 +27,7 @@ function device(): Device {
   const next: Device = {
     userAgent: navigator.userAgent,
     touchPoints: navigator.maxTouchPoints,
+    quickLook: document.createElement('a').relList.supports('ar'),
     // The preview route sets the Prismic toolbar's cookie (src/app/api/preview/route.ts).
     preview: document.cookie.split('; ').some((pair) => pair.startsWith(`${PREVIEW_COOKIE}=`)),
     page: location.href.split('#')[0]!,
@@ -47,8 +54,16 @@ export function ArLink(props: ArLinkProps) {
       </p>
     ) : null
   if (props.state === 'incomplete') return note(props.reason)
-  const support = arSupport(browser.userAgent, browser.touchPoints)
+  const support = arSupport(browser.userAgent, browser.touchPoints, browser.quickLook)
   if (support.viewer === 'none') return note(support.reason)
+  if (support.viewer === 'quick-look')
+    return (
+      <QuickLookLink
+        href={quickLookUrl(props.model, browser.page, props.settings)}
+        label={props.settings.label}
+        preview={browser.preview}
+      />
+    )
   const page = new URL(browser.page)
   page.hash = props.returnTo
   return (
@@ -58,6 +73,67 @@ export function ArLink(props: ArLinkProps) {
       data-ar-link=""
     >
       {props.settings.label}
+    </a>
+  )
+}
+
+/** A small AR mark: Safari shows AR Quick Look's badge over the link's image. */
+const AR_MARK =
+  "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24' fill='none' stroke='%2316161a' stroke-width='1.6' stroke-linejoin='round'%3E%3Cpath d='M12 2.5 20.5 7v10L12 21.5 3.5 17V7z'/%3E%3Cpath d='M3.5 7 12 11.5 20.5 7M12 11.5v10'/%3E%3C/svg%3E"
+
+/**
+ * AR Quick Look's link, in the markup Safari requires: `<a rel="ar">` whose first child is an
+ * image. Shown once the USDZ answers: a model the server could not make into USDZ (a KTX2
+ * texture, say) gets no link, and in a preview one line with the server's reason. Only the
+ * response's headers are awaited; the file itself is fetched by AR Quick Look when tapped.
+ */
+function QuickLookLink({
+  href,
+  label,
+  preview,
+}: {
+  href: string
+  label: string
+  preview: boolean
+}) {
+  const [state, setState] = useState<{ href: string; ok: boolean; reason?: string } | null>(null)
+  useEffect(() => {
+    const controller = new AbortController()
+    fetch(href, { signal: controller.signal })
+      .then(async (response) => {
+        if (response.ok) {
+          controller.abort()
+          setState({ href, ok: true })
+        } else
+          setState({
+            href,
+            ok: false,
+            reason: `AR Quick Look cannot open this model: ${(await response.text()).trim() || response.status}`,
+          })
+      })
+      .catch((error: unknown) => {
+        if (!controller.signal.aborted)
+          setState({
+            href,
+            ok: false,
+            reason: `AR Quick Look's file did not load: ${String(error)}`,
+          })
+      })
+    return () => controller.abort()
+  }, [href])
+  if (!state || state.href !== href) return null
+  if (!state.ok)
+    return preview ? (
+      <p className="ar-note" data-ar-note="">
+        {state.reason}
+      </p>
+    ) : null
+  return (
+    <a className="ar-link" rel="ar" href={href} data-ar-link="">
+      {/* A plain image, first: what Safari looks for (next/image adds a wrapper's attributes). */}
+      {/* eslint-disable-next-line @next/next/no-img-element */}
+      <img src={AR_MARK} alt="" width={20} height={20} />
+      {label}
     </a>
   )
 }

@@ -18,26 +18,31 @@ export type ArSettings = {
 }
 
 /** How this device places a model in the room, or why it cannot. */
-export type ArSupport = { viewer: 'scene-viewer' } | { viewer: 'none'; reason: string }
+export type ArSupport =
+  { viewer: 'scene-viewer' } | { viewer: 'quick-look' } | { viewer: 'none'; reason: string }
 
 /**
  * The AR viewer of the device that sent `userAgent`. `touchPoints`: `navigator.maxTouchPoints`,
- * which tells an iPad (whose Safari says "Macintosh") from a Mac.
+ * which tells an iPad (whose Safari says "Macintosh") from a Mac. `quickLook`: whether the
+ * browser says it opens `<a rel="ar">` (`relList.supports('ar')`, which Safari answers).
  *
  * Android's browsers but Firefox open Scene Viewer through an intent URL (Firefox does not
  * follow one). Headsets' browsers are Android too, and have no camera view of the room. On
- * iPhone and iPad, AR Quick Look needs a USDZ file, which the site does not make yet: no button
- * rather than one that opens nothing.
+ * iPhone and iPad, Safari opens AR Quick Look, and so do the other browsers there, which are
+ * Safari's engine with another name (Chrome, Edge, Firefox, the Google app, DuckDuckGo), as
+ * `<model-viewer>` counts them; an in-app browser may not.
  */
-export function arSupport(userAgent: string, touchPoints = 0): ArSupport {
+export function arSupport(userAgent: string, touchPoints = 0, quickLook = false): ArSupport {
   const ios =
     /\b(iPhone|iPad|iPod)\b/.test(userAgent) || (/\bMacintosh\b/.test(userAgent) && touchPoints > 1)
   if (ios)
-    return {
-      viewer: 'none',
-      reason:
-        'On iPhone and iPad, AR opens in AR Quick Look, which needs a USDZ file: this site does not make one yet.',
-    }
+    return quickLook || /\b(CriOS|EdgiOS|FxiOS|GSA|DuckDuckGo)\//.test(userAgent)
+      ? { viewer: 'quick-look' }
+      : {
+          viewer: 'none',
+          reason:
+            'This browser on iPhone or iPad does not open AR Quick Look (an in-app browser may not); Safari does.',
+        }
   if (/\bAndroid\b/.test(userAgent)) {
     if (/\b(OculusBrowser|Quest|Pico)\b/i.test(userAgent))
       return {
@@ -68,6 +73,19 @@ export const PREVIEW_COOKIE = 'io.prismic.preview'
 
 /** The query value of the model variant made for a phone's AR viewer (docs/3d-models.md). */
 export const AR_TIER = 'ar'
+
+/**
+ * The URL AR Quick Look opens for `model`: its USDZ, made on the server from the `ar` tier
+ * (`format=usdz`, with `placement=wall` for a wall: AR Quick Look reads the placement from the
+ * file), and `#allowsContentScaling=0` unless the slice lets the visitor resize it (Apple's
+ * fragment for a model kept at its true size).
+ */
+export function quickLookUrl(model: string, page: string, settings: ArSettings): string {
+  const url = new URL(variantUrl(model, AR_TIER, page))
+  url.search += `&format=usdz${settings.placement === 'wall' ? '&placement=wall' : ''}`
+  if (!settings.resizable) url.hash = 'allowsContentScaling=0'
+  return url.href
+}
 
 /**
  * The intent URL that opens `model` in Scene Viewer, as Google documents it for the web

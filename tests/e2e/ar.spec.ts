@@ -1,6 +1,14 @@
 import * as prismic from '@prismicio/client'
-import { devices, expect, test, type Browser, type Page } from '@playwright/test'
+import {
+  devices,
+  expect,
+  test,
+  type Browser,
+  type BrowserContext,
+  type Page,
+} from '@playwright/test'
 import { gltfJson } from '../../services/content-api/models-check'
+import { localFiles } from '../support/zip'
 import { axeViolations } from './support/axe'
 import { documentFile, urlOf } from './support/content'
 import { showcase } from './three-helpers'
@@ -11,7 +19,14 @@ import { showcase } from './three-helpers'
 // there gets one line saying why. The link moves nothing on the page.
 
 const PHONE = devices['Pixel 7']
+// Safari on an iPhone: Chromium here does not say it opens `rel="ar"`, as an in-app browser
+// would not, so it stands for a browser that cannot open AR Quick Look.
 const IPHONE = devices['iPhone 15']
+// Chrome on an iPhone, Safari's engine under another name: it opens AR Quick Look.
+const IPHONE_CHROME = {
+  ...IPHONE,
+  userAgent: IPHONE.userAgent.replace(/Version\/[\d.]+/, 'CriOS/131.0.6778.73'),
+}
 const VIEWER_LINK = '[data-ar-link]'
 const NOTE = '[data-ar-note]'
 
@@ -103,6 +118,72 @@ test('an Android phone gets “View in your room”, which opens Scene Viewer on
   }
 })
 
+test('an iPhone gets “View in your room” through AR Quick Look, on a USDZ the site made', async ({
+  browser,
+  baseURL,
+}) => {
+  const content = showcase('en-us')
+  const url = urlOf(documentFile('page', 'showcase', 'en-us'))!
+  const { page, close } = await open(browser, IPHONE_CHROME, url)
+  const link = page.locator(VIEWER_LINK)
+  await expect(link).toBeVisible()
+  await expect(link).toHaveText(content.viewer.ar_label!)
+  // The markup Safari requires: `<a rel="ar">` whose first child is an image.
+  await expect(link).toHaveAttribute('rel', 'ar')
+  expect(await link.evaluate((a) => a.firstElementChild?.tagName)).toBe('IMG')
+
+  const href = new URL((await link.getAttribute('href'))!)
+  expect(href.origin).toBe(baseURL)
+  expect(href.searchParams.get('tier')).toBe('ar')
+  expect(href.searchParams.get('format')).toBe('usdz')
+  expect(href.searchParams.has('placement')).toBe(false)
+  // The slice keeps the true size: Apple's fragment that turns scaling off.
+  expect(href.hash).toBe('#allowsContentScaling=0')
+
+  const response = await page.request.get(href.href)
+  expect(response.status()).toBe(200)
+  expect(response.headers()['content-type']).toBe('model/vnd.usdz+zip')
+  const files = localFiles(new Uint8Array(await response.body()))
+  expect(files[0]?.name).toBe('model.usda')
+  for (const file of files) expect(file.dataOffset % 64, file.name).toBe(0)
+  expect(await axeViolations(page)).toEqual([])
+  await close()
+})
+
+test('an iPhone gets no AR link for a model the server cannot make into USDZ; a preview says why', async ({
+  browser,
+  baseURL,
+}) => {
+  const url = urlOf(documentFile('page', 'showcase', 'en-us'))!
+  const reason = 'cannot be made into USDZ: a texture is image/ktx2'
+  const refuse = (context: BrowserContext) =>
+    context.route(
+      (u) => u.searchParams.get('format') === 'usdz',
+      (route) => route.fulfill({ status: 422, body: reason, contentType: 'text/plain' }),
+    )
+  const visitor = await browser.newContext({ ...IPHONE_CHROME })
+  await refuse(visitor)
+  const page = await visitor.newPage()
+  const asked = page.waitForResponse((r) => new URL(r.url()).searchParams.get('format') === 'usdz')
+  await page.goto(url)
+  expect((await asked).status()).toBe(422)
+  await expect(page.locator(`${VIEWER_LINK}, ${NOTE}`)).toHaveCount(0)
+  await visitor.close()
+
+  const editor = await browser.newContext({ ...IPHONE_CHROME })
+  await refuse(editor)
+  const preview = await editor.newPage()
+  const client = prismic.createClient<prismic.PrismicDocument>(`${baseURL}/local/prismic/api/v2`)
+  const { id } = await client.getByUID('page', 'about', { lang: 'en-us' })
+  await preview.goto(
+    `/local/prismic/previews/winter-launch?websitePreviewId=winter-launch&documentId=${id}`,
+  )
+  await preview.goto(url)
+  await expect(preview.locator(NOTE)).toHaveText(`AR Quick Look cannot open this model: ${reason}`)
+  await expect(preview.locator(VIEWER_LINK)).toHaveCount(0)
+  await editor.close()
+})
+
 test('a viewer whose slice does not turn AR on, as before the fields existed, offers no AR on the phone', async ({
   browser,
 }) => {
@@ -122,7 +203,8 @@ test('where AR cannot open, a visitor sees nothing of it and an editor in a prev
   baseURL,
 }) => {
   const url = urlOf(documentFile('page', 'showcase', 'en-us'))!
-  // A visitor on a desktop and on an iPhone: no link, no note.
+  // A visitor on a desktop and in an iPhone browser that does not open AR Quick Look: no link, no
+  // note.
   for (const device of [devices['Desktop Chrome'], IPHONE]) {
     const { page, close } = await open(browser, device, url)
     await expect(page.locator('.slice-model-viewer figure')).toBeVisible()
@@ -136,7 +218,7 @@ test('where AR cannot open, a visitor sees nothing of it and an editor in a prev
   const { id } = await client.getByUID('page', 'about', { lang: 'en-us' })
   for (const [device, reason] of [
     [devices['Desktop Chrome'], /Android phones and tablets/],
-    [IPHONE, /AR Quick Look.*USDZ/],
+    [IPHONE, /does not open AR Quick Look/],
   ] as const) {
     const context = await browser.newContext({ ...device })
     const page = await context.newPage()

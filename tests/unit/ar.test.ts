@@ -1,6 +1,12 @@
 import { cookie, type Content } from '@prismicio/client'
 import { describe, expect, it } from 'vitest'
-import { arSupport, PREVIEW_COOKIE, sceneViewerUrl, type ArSettings } from '../../src/lib/ar'
+import {
+  arSupport,
+  PREVIEW_COOKIE,
+  quickLookUrl,
+  sceneViewerUrl,
+  type ArSettings,
+} from '../../src/lib/ar'
 import { viewerAr } from '../../src/three/fields'
 
 // "View in your room" (issue 42): which device gets which AR viewer, the Scene Viewer link as
@@ -18,6 +24,8 @@ const UA = {
     'Mozilla/5.0 (Linux; Android 12; Quest 3) AppleWebKit/537.36 (KHTML, like Gecko) OculusBrowser/35.0 Chrome/128.0.0.0 Mobile VR Safari/537.36',
   iphone:
     'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1',
+  iphoneChrome:
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/131.0.6778.73 Mobile/15E148 Safari/604.1',
   ipadDesktopMode:
     'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15',
   linuxChrome:
@@ -36,15 +44,15 @@ describe('the AR viewer of a device', () => {
     expect(arSupport(UA.questAndroid)).toMatchObject({ reason: /headset/ })
   })
 
-  it('offers nothing on iPhone and iPad yet, and says why (an iPad says "Macintosh" but has touch)', () => {
-    for (const [ua, touch] of [
-      [UA.iphone, 5],
-      [UA.ipadDesktopMode, 5],
-    ] as const)
-      expect(arSupport(ua, touch)).toEqual({
-        viewer: 'none',
-        reason: expect.stringMatching(/AR Quick Look.*USDZ/),
-      })
+  it('opens AR Quick Look on iPhone and iPad where the browser says so, or is one of Safari\'s names (an iPad says "Macintosh" but has touch)', () => {
+    expect(arSupport(UA.iphone, 5, true)).toEqual({ viewer: 'quick-look' })
+    expect(arSupport(UA.ipadDesktopMode, 5, true)).toEqual({ viewer: 'quick-look' })
+    expect(arSupport(UA.iphoneChrome, 5, false)).toEqual({ viewer: 'quick-look' })
+    // An in-app browser that does not say it opens `rel="ar"`.
+    expect(arSupport(UA.iphone, 5, false)).toEqual({
+      viewer: 'none',
+      reason: expect.stringMatching(/does not open AR Quick Look/),
+    })
   })
 
   it('offers nothing on a desktop, and says where the button shows', () => {
@@ -116,6 +124,30 @@ describe('the Scene Viewer link', () => {
     const title = 'Chaise « Orbit » & co — 50% #1'
     const { target } = parseIntent(sceneViewerUrl('/m.glb', page, { ...SETTINGS, title }))
     expect(target.searchParams.get('title')).toBe(title)
+  })
+})
+
+describe('the AR Quick Look link', () => {
+  const page = 'https://studio.example/en-us/showcase'
+
+  it("opens the model's USDZ, made from the ar tier, kept at its true size unless the slice allows resizing", () => {
+    const fixed = new URL(
+      quickLookUrl('/local/prismic/media/models/lamp.glb?v=abc', page, SETTINGS),
+    )
+    expect(fixed.origin + fixed.pathname).toBe(
+      'https://studio.example/local/prismic/media/models/lamp.glb',
+    )
+    expect([...fixed.searchParams]).toEqual([
+      ['v', 'abc'],
+      ['tier', 'ar'],
+      ['format', 'usdz'],
+    ])
+    expect(fixed.hash).toBe('#allowsContentScaling=0')
+    const free = new URL(
+      quickLookUrl('/m.glb', page, { ...SETTINGS, resizable: true, placement: 'wall' }),
+    )
+    expect(free.searchParams.get('placement')).toBe('wall')
+    expect(free.hash).toBe('')
   })
 })
 

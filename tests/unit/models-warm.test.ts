@@ -53,7 +53,10 @@ async function smallGlb(): Promise<Uint8Array> {
   return new NodeIO().writeBinary(doc)
 }
 
-/** A content folder: one page whose ModelViewer slice links to `media/models/piece.glb`. */
+/**
+ * A content folder: one page whose ModelViewer slice links to `media/models/piece.glb` and offers
+ * it in AR, on a wall.
+ */
 async function contentFolder(root: string): Promise<string> {
   const content = path.join(root, 'content')
   mkdirSync(path.join(content, 'media', 'models'), { recursive: true })
@@ -76,6 +79,9 @@ async function contentFolder(root: string): Promise<string> {
       heading: 'Turn the piece',
       model: { link_type: 'Media', media: 'models/piece.glb' },
       description: 'A small clay piece.',
+      ar: true,
+      ar_label: 'View in your room',
+      ar_placement: 'wall',
     },
     items: [],
   }
@@ -99,6 +105,8 @@ const cached = (cacheDir: string) => {
     low: files.filter((f) => /^low-.*\.glb$/.test(f)),
     high: files.filter((f) => /^high-.*\.glb$/.test(f)),
     ar: files.filter((f) => /^ar-.*\.glb$/.test(f)),
+    usdz: files.filter((f) => /^ar-.*-usdz-(floor|wall)-.*\.usdz$/.test(f)),
+    wall: files.filter((f) => /^ar-.*-usdz-wall-.*\.usdz$/.test(f)),
   }
 }
 
@@ -114,7 +122,7 @@ describe('the publish webhook', () => {
     process.env = saved
   })
 
-  it("makes each tier's variant (low, high, and ar for a phone's AR viewer) of the model the published document links to", async () => {
+  it("makes both tiers' variants of the model the published document links to, and as its viewer offers AR on a wall, the ar tier's GLB and a USDZ placed on a wall", async () => {
     const root = mkdtempSync(path.join(dir, 'webhook-'))
     const cacheDir = path.join(root, 'model-cache')
     // Read when the modules load: local mode over the folder, the cache in the folder's place.
@@ -137,16 +145,18 @@ describe('the publish webhook', () => {
 
     // The answer does not wait for the variants: they appear in the cache in the background.
     const deadline = Date.now() + 90_000
-    while (cached(cacheDir).ar.length === 0 && Date.now() < deadline)
+    while (cached(cacheDir).usdz.length === 0 && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 250))
     expect(cached(cacheDir).low).toHaveLength(1)
     expect(cached(cacheDir).high).toHaveLength(1)
     expect(cached(cacheDir).ar).toHaveLength(1)
+    expect(cached(cacheDir).usdz).toEqual(cached(cacheDir).wall)
+    expect(cached(cacheDir).wall).toHaveLength(1)
 
     // A visitor's request for either tier is then answered from the cache, with no render.
     const api = getEmbeddedContentApi()
     const made = api.modelVariants.stats().made
-    expect(made).toBe(3)
+    expect(made).toBe(4)
     for (const tier of ['low', 'high', 'ar'] as const) {
       const variant = await api.fetch(
         new Request(`http://site.test/local/prismic/media/models/piece.glb?tier=${tier}`),
@@ -162,7 +172,7 @@ describe('the publish webhook', () => {
 })
 
 describe('the build step (scripts/models/warm.ts)', () => {
-  it('reports 1 model and 3 variants made (low, high, ar), then 0 made when run again over the same cache', async () => {
+  it('reports 1 model and 4 variants made (low, high, ar, USDZ on a wall), then 0 made when run again over the same cache', async () => {
     const root = mkdtempSync(path.join(dir, 'build-'))
     const cacheDir = path.join(root, 'model-cache')
     const env: NodeJS.ProcessEnv = {
@@ -181,13 +191,39 @@ describe('the build step (scripts/models/warm.ts)', () => {
       ).stdout
 
     expect(await warm()).toMatch(
-      /^Model variants: 1 model, 3 variants made, 0 failed \(\d+\.\d s\)\.$/m,
+      /^Model variants: 1 model, 4 variants made, 0 failed \(\d+\.\d s\)\.$/m,
     )
     expect(cached(cacheDir).low).toHaveLength(1)
     expect(cached(cacheDir).high).toHaveLength(1)
     expect(cached(cacheDir).ar).toHaveLength(1)
+    expect(cached(cacheDir).usdz).toEqual(cached(cacheDir).wall)
+    expect(cached(cacheDir).wall).toHaveLength(1)
     expect(await warm()).toMatch(
       /^Model variants: 1 model, 0 variants made, 0 failed \(\d+\.\d s\)\.$/m,
     )
   }, 240_000)
+})
+
+describe('which models get AR files warmed (arModelLinks)', () => {
+  it('names each model a viewer offers in AR, with each placement, and none that a viewer does not', async () => {
+    const { arModelLinks } = await import('@services/content-api/models/warm')
+    const viewer = (url: string, primary: Record<string, unknown>) => ({
+      slice_type: 'model_viewer',
+      primary: { model: { link_type: 'Media', url }, ...primary },
+    })
+    const documents = [
+      { data: { slices: [viewer('https://m/a.glb', { ar: true, ar_placement: 'wall' })] } },
+      {
+        data: {
+          slices: [
+            viewer('https://m/a.glb', { ar: true, ar_placement: null }),
+            viewer('https://m/b.glb', { ar: false, ar_placement: 'wall' }),
+            viewer('https://m/c.glb', {}),
+            { slice_type: 'hero', primary: { ar: true, model: { url: 'https://m/d.glb' } } },
+          ],
+        },
+      },
+    ]
+    expect(arModelLinks(documents)).toEqual(new Map([['https://m/a.glb', ['floor', 'wall']]]))
+  })
 })

@@ -16,6 +16,7 @@ export {
   TIER_BUDGETS,
   TIERS,
   tierParams,
+  usdzParams,
   type ModelParams,
   type Tier,
 } from './params'

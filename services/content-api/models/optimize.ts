@@ -15,6 +15,7 @@ import { aligned, documentStats, isGlb, type ModelStats } from './inspect'
 import { modelIO } from './io'
 import { checkBytes, checkContents } from './limits'
 import { TIER_BUDGETS, type ModelParams } from './params'
+import { documentToUsdz } from './usdz'
 
 /**
  * A model variant, as glTF-Transform composes one: `params` → `plan` (which transforms, with
@@ -121,6 +122,10 @@ export async function optimizeModel(
   for (const extension of doc.getRoot().listExtensionsUsed())
     if (REWRITTEN_EXTENSIONS.includes(extension.extensionName)) extension.dispose()
   await doc.transform(...planModel(params, source))
-  const glb = await io.writeBinary(doc)
+  // `glb`: the variant's bytes, a USDZ package when `params` asks for one (./usdz.ts).
+  const glb =
+    params.format === 'usdz'
+      ? documentToUsdz(doc, params.placement ?? 'floor')
+      : await io.writeBinary(doc)
   return { glb, stats: documentStats(doc, glb.byteLength), source }
 }

@@ -63,9 +63,19 @@ export const TIER_BUDGETS: Record<Tier, TierBudget> = {
 export const MAXTEX_RANGE = { min: 64, max: 4096 } as const
 export const MAXTRIS_RANGE = { min: 1000, max: 5_000_000 } as const
 
+/** A variant's file format: GLB, or USDZ for AR Quick Look (made from the `ar` tier). */
+export type ModelFormat = 'glb' | 'usdz'
+
+/** Where AR Quick Look places a USDZ variant: on the floor or on a wall (baked into the file). */
+export type ModelPlacement = 'floor' | 'wall'
+
 /** A variant's parameters, normalized: two URLs that mean the same variant give equal values. */
 export type ModelParams = {
   tier: Tier
+  /** GLB unless `format=usdz` (which implies `tier=ar`). */
+  format?: ModelFormat
+  /** A USDZ's placement (`placement=wall`; the floor by default). */
+  placement?: ModelPlacement
   /** The texture ceiling (the tier's, or `maxtex` when lower). */
   maxTexture: number
   /** The triangle budget (the tier's, or `maxtris` when lower). */
@@ -73,7 +83,7 @@ export type ModelParams = {
 }
 
 /** The query names Facet reads on a model URL. */
-export const MODEL_PARAMS = ['tier', 'maxtex', 'maxtris'] as const
+export const MODEL_PARAMS = ['tier', 'maxtex', 'maxtris', 'format', 'placement'] as const
 
 /** A model URL's query that asks for something this service does not do: answered 400. */
 export class ModelParamError extends Error {
@@ -107,6 +117,21 @@ function integer(query: URLSearchParams, name: string, range: { min: number; max
  * Throws `ModelParamError` for an unknown tier, a malformed ceiling, or a ceiling without a tier.
  */
 export function parseModelParams(query: URLSearchParams): ModelParams | null {
+  const format = query.get('format')
+  const placement = query.get('placement')
+  if (format !== null && format !== 'glb' && format !== 'usdz')
+    throw new ModelParamError(`invalid format "${format}": expected glb or usdz`)
+  if (placement !== null && placement !== 'floor' && placement !== 'wall')
+    throw new ModelParamError(`invalid placement "${placement}": expected floor or wall`)
+  if (placement !== null && format !== 'usdz')
+    throw new ModelParamError('placement is baked into a USDZ file: add format=usdz')
+  if (format === 'usdz') {
+    const tier = query.get('tier')
+    if (tier !== null && tier !== 'ar')
+      throw new ModelParamError(`format=usdz is made from tier=ar, not tier=${tier}`)
+    const params = parseModelParams(withTier(query, 'ar'))!
+    return { ...params, format: 'usdz', placement: placement === 'wall' ? 'wall' : 'floor' }
+  }
   const tier = query.get('tier')
   const maxtex = integer(query, 'maxtex', MAXTEX_RANGE)
   const maxtris = integer(query, 'maxtris', MAXTRIS_RANGE)
@@ -127,7 +152,32 @@ export function parseModelParams(query: URLSearchParams): ModelParams | null {
   }
 }
 
-/** A short, stable name of normalized params, for cache keys: `low-1024-250000`. */
+/** `query` with `tier` set and `format` and `placement` left out (a USDZ's GLB params). */
+function withTier(query: URLSearchParams, tier: Tier): URLSearchParams {
+  const next = new URLSearchParams(query)
+  next.set('tier', tier)
+  next.delete('format')
+  next.delete('placement')
+  return next
+}
+
+/** The params of a USDZ variant (from the `ar` tier), placed on the floor or a wall. */
+export function usdzParams(placement: ModelPlacement = 'floor'): ModelParams {
+  return { ...tierParams('ar'), format: 'usdz', placement }
+}
+
+/**
+ * A short, stable name of normalized params, for cache keys: `low-1024-250000`, and
+ * `ar-2048-250000-usdz-wall` for a USDZ.
+ */
 export function paramsKey(params: ModelParams): string {
-  return `${params.tier}-${params.maxTexture}-${params.maxTriangles}`
+  const base = `${params.tier}-${params.maxTexture}-${params.maxTriangles}`
+  return params.format === 'usdz' ? `${base}-usdz-${params.placement ?? 'floor'}` : base
+}
+
+/** The variant's file extension and content type. */
+export function variantType(params: ModelParams): { extension: string; contentType: string } {
+  return params.format === 'usdz'
+    ? { extension: 'usdz', contentType: 'model/vnd.usdz+zip' }
+    : { extension: 'glb', contentType: 'model/gltf-binary' }
 }

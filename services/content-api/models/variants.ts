@@ -9,7 +9,7 @@ import {
 } from './lane'
 import type { ModelStats } from './inspect'
 import { checkBytes, ModelRefused } from './limits'
-import { ModelParamError, paramsKey, type ModelParams } from './params'
+import { ModelParamError, paramsKey, variantType, type ModelParams } from './params'
 import { renderModel, type Rendered } from './render'
 import { isGlb } from './sniff'
 
@@ -112,13 +112,18 @@ export function createModelVariants({
   const serve: ModelVariants['serve'] = async (request, params, source, caching) => {
     const key = variantKey(params, source)
     const etag = `"${key}"`
-    const headers = { ...caching, ETag: etag, 'Content-Type': 'model/gltf-binary' }
+    const { extension, contentType } = variantType(params)
+    const headers = { ...caching, ETag: etag, 'Content-Type': contentType }
     if (matches(request, etag)) return new Response(null, { status: 304, headers })
     let body: Buffer
     try {
-      body = await variants().get(`${key}.glb`, () => lane.run(() => produce(key, params, source)))
+      body = await variants().get(`${key}.${extension}`, () =>
+        lane.run(() => produce(key, params, source)),
+      )
     } catch (error) {
       if (isRefusal(error)) return modelErrorResponse(error)
+      // The original is a glTF file: no stand-in for a USDZ.
+      if (params.format === 'usdz') return modelErrorResponse(error)
       return originalResponse(error, params, source)
     }
     return new Response(new Uint8Array(body), {
@@ -136,7 +141,9 @@ export function createModelVariants({
     serve,
     make: (params, source) => {
       const key = variantKey(params, source)
-      return variants().get(`${key}.glb`, () => lane.queue(() => produce(key, params, source)))
+      return variants().get(`${key}.${variantType(params).extension}`, () =>
+        lane.queue(() => produce(key, params, source)),
+      )
     },
     stats: () => cache?.stats() ?? { made: 0, bytes: 0, entries: 0 },
     cache: variants,

@@ -3,7 +3,7 @@ import { getConfig } from '@/lib/config'
 import { allowedAssets, assetScope, isAssetUrl, type AssetScope } from '@/lib/content/asset-hosts'
 // The variants' service only: the pipeline itself (glTF-Transform) runs in its child process.
 import { MODEL_MAX_BYTES, ModelRefused } from '@services/content-api/models/limits'
-import { parseModelParams } from '@services/content-api/models/params'
+import { parseModelParams, type ModelPlacement } from '@services/content-api/models/params'
 import { notGltf } from '@services/content-api/models/sniff'
 import {
   createModelVariants,
@@ -146,13 +146,19 @@ export function createModelProxy({ scope = {}, variants: options }: ModelProxyOp
     }
   }
 
-  /** Makes both tiers' variants of each model URL (on an allowed host), one after another. */
-  const warm = (urls: readonly string[]) =>
+  /**
+   * Makes the variants of each model URL (on an allowed host), one after another: both tiers, and
+   * the AR files for the placements `ar` names (`arModelLinks`).
+   */
+  const warm = (
+    urls: readonly string[],
+    ar: ReadonlyMap<string, readonly ModelPlacement[]> = new Map(),
+  ) =>
     warmVariants(
       variants,
       urls
         .filter((url) => URL.canParse(url) && isAssetUrl(new URL(url), scope))
-        .map((url) => ({ name: url, ...source(new URL(url)) })),
+        .map((url) => ({ name: url, ...source(new URL(url)), ar: ar.get(url) })),
     )
 
   return { handle, variants, warm }
