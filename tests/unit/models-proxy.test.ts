@@ -8,6 +8,7 @@ import { createModelProxy } from '@/lib/content/model-proxy'
 import { GET } from '@/app/3d-models/route'
 import { inspectModel } from '@services/content-api/models'
 import { serveContentApi, type Served } from '../conformance/helpers'
+import { localFiles } from '../support/zip'
 import { serveFetch } from './support/serve-fetch'
 
 // `/3d-models`, the site's route to models on Prismic's asset CDN, over real sockets. The
@@ -67,6 +68,26 @@ describe('/3d-models', () => {
     expect(low.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
     const stats = await inspectModel(new Uint8Array(await low.arrayBuffer()))
     expect(stats.triangles).toBeGreaterThan(0)
+  }, 60_000)
+
+  it("serves the AR files of a repository's model: the ar tier's GLB and its USDZ, and refuses another repository's", async () => {
+    const src = `${upstream.origin}/media/models/vessel.glb`
+    const usdz = await ask(src, '&format=usdz&placement=wall')
+    expect(usdz.status).toBe(200)
+    expect(usdz.headers.get('content-type')).toBe('model/vnd.usdz+zip')
+    expect(usdz.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+    const files = localFiles(new Uint8Array(await usdz.arrayBuffer()))
+    expect(files[0]!.name).toBe('model.usda')
+    const ar = await ask(src, '&tier=ar')
+    expect(ar.headers.get('content-type')).toBe('model/gltf-binary')
+    expect((await inspectModel(new Uint8Array(await ar.arrayBuffer()))).triangles).toBeGreaterThan(
+      0,
+    )
+    const other = await ask(
+      'https://other-studio.cdn.prismic.io/other-studio/chair.glb',
+      '&format=usdz',
+    )
+    expect(other.status).toBe(403)
   }, 60_000)
 
   it('returns 400 for an unknown tier and for a missing src', async () => {
