@@ -46,6 +46,34 @@ function parseIntent(href: string) {
   return { target: new URL(`https://${match![1]}`), extras }
 }
 
+/**
+ * Waits until React has hydrated the viewer's stage (it keeps its fiber on each element it
+ * hydrates) and two frames have passed, so the AR link's decision has rendered: a check that
+ * nothing shows is then a check of that decision, not of a page not yet hydrated.
+ */
+async function hydrated(page: Page) {
+  await page.waitForFunction(() => {
+    const stage = document.querySelector('.slice-model-viewer .model-stage')
+    return !!stage && Object.keys(stage).some((key) => key.startsWith('__reactFiber'))
+  })
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) =>
+        requestAnimationFrame(() => requestAnimationFrame(() => resolve())),
+      ),
+  )
+}
+
+/** Opens a preview session in `page`'s context, as an editor does (as preview.spec.ts opens one). */
+async function previewSession(page: Page, baseURL: string | undefined) {
+  const client = prismic.createClient<prismic.PrismicDocument>(`${baseURL}/local/prismic/api/v2`)
+  const { id } = await client.getByUID('page', 'about', { lang: 'en-us' })
+  await page.goto(
+    `/local/prismic/previews/winter-launch?websitePreviewId=winter-launch&documentId=${id}`,
+  )
+  expect((await page.context().cookies()).some((c) => c.name === prismic.cookie.preview)).toBe(true)
+}
+
 /** Where the caption under the showcase's viewer sits, in CSS pixels from the page's top. */
 const captionTop = (page: Page) =>
   page
@@ -167,17 +195,14 @@ test('an iPhone gets no AR link for a model the server cannot make into USDZ; a 
   const asked = page.waitForResponse((r) => new URL(r.url()).searchParams.get('format') === 'usdz')
   await page.goto(url)
   expect((await asked).status()).toBe(422)
+  await hydrated(page)
   await expect(page.locator(`${VIEWER_LINK}, ${NOTE}`)).toHaveCount(0)
   await visitor.close()
 
   const editor = await browser.newContext({ ...IPHONE_CHROME })
   await refuse(editor)
   const preview = await editor.newPage()
-  const client = prismic.createClient<prismic.PrismicDocument>(`${baseURL}/local/prismic/api/v2`)
-  const { id } = await client.getByUID('page', 'about', { lang: 'en-us' })
-  await preview.goto(
-    `/local/prismic/previews/winter-launch?websitePreviewId=winter-launch&documentId=${id}`,
-  )
+  await previewSession(preview, baseURL)
   await preview.goto(url)
   await expect(preview.locator(NOTE)).toHaveText(`AR Quick Look cannot open this model: ${reason}`)
   await expect(preview.locator(VIEWER_LINK)).toHaveCount(0)
@@ -192,8 +217,7 @@ test('a viewer whose slice does not turn AR on, as before the fields existed, of
   expect(slice.primary.ar ?? false).toBe(false)
   const { page, close } = await open(browser, PHONE, urlOf(about)!)
   await expect(page.locator('.slice-model-viewer')).toHaveCount(1)
-  // Hydrated: the viewer's poster is there and the page's scripts ran.
-  await page.waitForFunction(() => document.readyState === 'complete')
+  await hydrated(page)
   await expect(page.locator(`${VIEWER_LINK}, ${NOTE}`)).toHaveCount(0)
   await close()
 })
@@ -208,23 +232,18 @@ test('where AR cannot open, a visitor sees nothing of it and an editor in a prev
   for (const device of [devices['Desktop Chrome'], IPHONE]) {
     const { page, close } = await open(browser, device, url)
     await expect(page.locator('.slice-model-viewer figure')).toBeVisible()
-    await page.waitForFunction(() => document.readyState === 'complete')
+    await hydrated(page)
     await expect(page.locator(`${VIEWER_LINK}, ${NOTE}`)).toHaveCount(0)
     await close()
   }
-  // An editor: a preview session (a release's preview token, as preview.spec.ts opens one), then
-  // the showcase, on a desktop and on an iPhone.
-  const client = prismic.createClient<prismic.PrismicDocument>(`${baseURL}/local/prismic/api/v2`)
-  const { id } = await client.getByUID('page', 'about', { lang: 'en-us' })
+  // An editor, in a preview session, on a desktop and on an iPhone.
   for (const [device, reason] of [
     [devices['Desktop Chrome'], /Android phones and tablets/],
     [IPHONE, /does not open AR Quick Look/],
   ] as const) {
     const context = await browser.newContext({ ...device })
     const page = await context.newPage()
-    await page.goto(
-      `/local/prismic/previews/winter-launch?websitePreviewId=winter-launch&documentId=${id}`,
-    )
+    await previewSession(page, baseURL)
     await page.goto(url)
     const note = page.locator(NOTE)
     await expect(note).toHaveCount(1)
