@@ -18,6 +18,25 @@ type Device = {
   page: string
 }
 
+/** Whether the browser says it opens `<a rel="ar">` in AR Quick Look (Safari does). */
+function opensArLinks(): boolean {
+  try {
+    return document.createElement('a').relList.supports('ar')
+  } catch {
+    return false
+  }
+}
+
+/** A small AR mark, first in the link: Safari shows AR Quick Look's badge over a link's image. */
+const AR_MARK =
+  "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24' fill='none' stroke='%2316161a' stroke-width='1.6' stroke-linejoin='round'%3E%3Cpath d='M12 2.5 20.5 7v10L12 21.5 3.5 17V7z'/%3E%3Cpath d='M3.5 7 12 11.5 20.5 7M12 11.5v10'/%3E%3C/svg%3E"
+
+/** The mark as the link's first child: a plain image, as Safari looks for one. */
+const mark = (
+  // eslint-disable-next-line @next/next/no-img-element -- a data: image, nothing to optimize
+  <img src={AR_MARK} alt="" width={20} height={20} />
+)
+
 const DEVICE_UNKNOWN = null
 const noSubscription = () => () => {}
 let lastDevice: { key: string; device: Device } | null = null
@@ -27,7 +46,7 @@ function device(): Device {
   const next: Device = {
     userAgent: navigator.userAgent,
     touchPoints: navigator.maxTouchPoints,
-    quickLook: document.createElement('a').relList.supports('ar'),
+    quickLook: opensArLinks(),
     // The preview route sets the Prismic toolbar's cookie (src/app/api/preview/route.ts).
     preview: document.cookie.split('; ').some((pair) => pair.startsWith(`${PREVIEW_COOKIE}=`)),
     page: location.href.split('#')[0]!,
@@ -72,14 +91,11 @@ export function ArLink(props: ArLinkProps) {
       href={sceneViewerUrl(props.model, page.href, props.settings)}
       data-ar-link=""
     >
+      {mark}
       {props.settings.label}
     </a>
   )
 }
-
-/** A small AR mark: Safari shows AR Quick Look's badge over the link's image. */
-const AR_MARK =
-  "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24' fill='none' stroke='%2316161a' stroke-width='1.6' stroke-linejoin='round'%3E%3Cpath d='M12 2.5 20.5 7v10L12 21.5 3.5 17V7z'/%3E%3Cpath d='M3.5 7 12 11.5 20.5 7M12 11.5v10'/%3E%3C/svg%3E"
 
 /**
  * AR Quick Look's link, in the markup Safari requires: `<a rel="ar">` whose first child is an
@@ -130,9 +146,7 @@ function QuickLookLink({
     ) : null
   return (
     <a className="ar-link" rel="ar" href={href} data-ar-link="">
-      {/* A plain image, first: what Safari looks for (next/image adds a wrapper's attributes). */}
-      {/* eslint-disable-next-line @next/next/no-img-element */}
-      <img src={AR_MARK} alt="" width={20} height={20} />
+      {mark}
       {label}
     </a>
   )

@@ -60,7 +60,7 @@ export function arSupport(userAgent: string, touchPoints = 0, quickLook = false)
   return {
     viewer: 'none',
     reason:
-      'This device has no AR viewer the site can open: the button shows on Android phones and tablets (Scene Viewer).',
+      'This device has no AR viewer the site can open: the button shows on Android phones and tablets (Scene Viewer), and on iPhone and iPad (AR Quick Look).',
   }
 }
 
