@@ -19,6 +19,7 @@ import { generateFromModels } from '../fixtures/random-content'
 import { addRtlLanguage } from '../fixtures/rtl-content'
 import { copyRepository } from '../support/repository-copy'
 import type { BuildOnceReport } from './build-once'
+import { contentApiArgs } from '../support/content-api-cli'
 
 const kind = process.env.FOREIGN_CONTENT || 'random'
 if (kind !== 'random' && kind !== 'rtl')
@@ -88,21 +89,10 @@ for (const variable of ['SITE_URL', 'NEXT_DIST_DIR', 'CONTENT_DIR', 'PRISMIC_REP
 // The foreign folder is served by the standalone content API, which the spec stops to see how the
 // running site answers when its CMS goes away.
 if (kind === 'random') {
-  const api = start(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'services/content-api/cli.ts',
-      '--port',
-      String(apiPort),
-      '--content',
-      dir,
-      '--models',
-      '.',
-    ],
-    { ...base, NODE_ENV: 'production' },
-  )
+  const api = start(process.execPath, contentApiArgs(apiPort, dir, '--models', '.'), {
+    ...base,
+    NODE_ENV: 'production',
+  })
   writeFileSync(`.data/${name}/content-api.pid`, String(api.pid))
 }
 

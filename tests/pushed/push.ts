@@ -12,6 +12,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
+import { contentApiArgs } from '../support/content-api-cli'
 
 /** The port the pushed repository's content API listens on (the site's port + 1). */
 export const apiPort = Number(process.env.PUSHED_PORT || 3237) + 1
@@ -23,17 +24,7 @@ const base = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' }
 export async function serveRepository(dir: string): Promise<ChildProcess> {
   const child = spawn(
     process.execPath,
-    [
-      '--import',
-      'tsx',
-      'services/content-api/cli.ts',
-      '--port',
-      String(apiPort),
-      '--content',
-      dir,
-      '--writable',
-      '--publish-migrations',
-    ],
+    contentApiArgs(apiPort, dir, '--writable', '--publish-migrations'),
     { env: { ...base, NODE_ENV: 'production' }, stdio: 'inherit' },
   )
   for (let i = 0; i < 120 && child.exitCode === null; i++) {

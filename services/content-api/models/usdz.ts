@@ -64,7 +64,6 @@ function block(w: Writer, head: string, body: () => void) {
 
 /** The package's files besides the layer, and the materials' paths, filled as prims are written. */
 type Context = {
-  doc: Document
   textures: Map<Texture, string>
   files: Record<string, Uint8Array>
   materials: Map<Material, string>
@@ -351,7 +350,6 @@ export function usdLayer(
 ): { layer: string; files: Record<string, Uint8Array> } {
   const { tracks, end } = animationTracks(doc)
   const ctx: Context = {
-    doc,
     textures: new Map(),
     files: {},
     materials: new Map(),

@@ -121,9 +121,8 @@ export function createModelVariants({
         lane.run(() => produce(key, params, source)),
       )
     } catch (error) {
-      if (isRefusal(error)) return modelErrorResponse(error)
       // The original is a glTF file: no stand-in for a USDZ.
-      if (params.format === 'usdz') return modelErrorResponse(error)
+      if (isRefusal(error) || params.format === 'usdz') return modelErrorResponse(error)
       return originalResponse(error, params, source)
     }
     return new Response(new Uint8Array(body), {
