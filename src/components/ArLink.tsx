@@ -1,7 +1,16 @@
 'use client'
 
-import { useEffect, useState, useSyncExternalStore } from 'react'
-import { arSupport, PREVIEW_COOKIE, quickLookUrl, sceneViewerUrl, type ArSettings } from '@/lib/ar'
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
+import {
+  AR_TIER,
+  arSupport,
+  PREVIEW_COOKIE,
+  quickLookUrl,
+  sceneViewerUrl,
+  webXrArSupported,
+  type ArSettings,
+} from '@/lib/ar'
+import { variantUrl } from '@/three/model-variant'
 
 /** Props for `ArLink`: the slice's AR settings as `viewerAr` read them (src/three/fields.ts). */
 export type ArLinkProps = {
@@ -74,7 +83,6 @@ export function ArLink(props: ArLinkProps) {
     ) : null
   if (props.state === 'incomplete') return note(props.reason)
   const support = arSupport(browser.userAgent, browser.touchPoints, browser.quickLook)
-  if (support.viewer === 'none') return note(support.reason)
   if (support.viewer === 'quick-look')
     return (
       <QuickLookLink
@@ -85,15 +93,130 @@ export function ArLink(props: ArLinkProps) {
     )
   const page = new URL(browser.page)
   page.hash = props.returnTo
+  const sceneViewer =
+    support.viewer === 'scene-viewer'
+      ? sceneViewerUrl(props.model, page.href, props.settings)
+      : null
   return (
-    <a
-      className="ar-link"
-      href={sceneViewerUrl(props.model, page.href, props.settings)}
-      data-ar-link=""
-    >
+    <WebXrOr
+      model={props.model}
+      settings={props.settings}
+      page={browser.page}
+      sceneViewer={sceneViewer}
+      none={support.viewer === 'none' ? note(support.reason) : null}
+    />
+  )
+}
+
+/**
+ * Where the browser has WebXR with hit-testing (`immersive-ar`: Android's Chrome), a button that
+ * places the model in the room in the page itself (src/three/ar/session.ts, loaded on the press);
+ * else Scene Viewer's link on Android (`sceneViewer`), or `none`. Nothing shows while the browser
+ * answers whether it can (one call, no task of note).
+ */
+function WebXrOr({
+  model,
+  settings,
+  page,
+  sceneViewer,
+  none,
+}: {
+  model: string
+  settings: ArSettings
+  page: string
+  sceneViewer: string | null
+  none: React.ReactNode
+}) {
+  const [webXr, setWebXr] = useState<boolean | null>(null)
+  useEffect(() => {
+    let current = true
+    webXrArSupported().then((supported) => {
+      if (current) setWebXr(supported)
+    })
+    return () => {
+      current = false
+    }
+  }, [])
+  if (webXr === null) return null
+  if (webXr)
+    return (
+      <WebXrButton
+        model={variantUrl(model, AR_TIER, page)}
+        settings={settings}
+        sceneViewer={sceneViewer}
+      />
+    )
+  if (!sceneViewer) return none
+  return (
+    <a className="ar-link" href={sceneViewer} data-ar-link="">
       {mark}
-      {props.settings.label}
+      {settings.label}
     </a>
+  )
+}
+
+/**
+ * The button that starts the in-page AR session. Its code (three.js, the loader, the overlay) is
+ * imported on the press, never before. A session the browser refuses for want of a fresh press
+ * asks for another; one it cannot start at all opens Scene Viewer instead on Android, or says why.
+ */
+function WebXrButton({
+  model,
+  settings,
+  sceneViewer,
+}: {
+  model: string
+  settings: ArSettings
+  sceneViewer: string | null
+}) {
+  const ref = useRef<HTMLButtonElement>(null)
+  const [state, setState] = useState<{ busy: boolean; message?: string }>({ busy: false })
+  const press = async () => {
+    if (state.busy) return
+    setState({ busy: true })
+    let session: typeof import('@/three/ar/session') | null = null
+    try {
+      session = await import('@/three/ar/session')
+      await session.enterAr({
+        model,
+        settings,
+        returnFocus: ref.current,
+        onEnd: () => setState({ busy: false }),
+      })
+    } catch (error) {
+      const kind = (error as { kind?: string } | null)?.kind
+      if (sceneViewer && kind !== 'activation') {
+        location.href = sceneViewer
+        setState({ busy: false })
+        return
+      }
+      console.error('AR did not start:', error)
+      setState({
+        busy: false,
+        message: session ? session.startErrorMessage(error) : String(error),
+      })
+    }
+  }
+  return (
+    <div className="ar-actions">
+      <button
+        ref={ref}
+        type="button"
+        className="ar-link"
+        data-ar-link=""
+        data-ar-mode="webxr"
+        aria-busy={state.busy}
+        onClick={press}
+      >
+        {mark}
+        {settings.label}
+      </button>
+      {state.message && (
+        <p className="ar-note" role="status" data-ar-error="">
+          {state.message}
+        </p>
+      )}
+    </div>
   )
 }
 

@@ -113,3 +113,19 @@ export function sceneViewerUrl(model: string, page: string, settings: ArSettings
     `S.browser_fallback_url=${encodeURIComponent(page)};end;`
   )
 }
+
+/**
+ * Whether the browser can place a model in the room in the page itself: WebXR's `immersive-ar`
+ * with hit-testing (Android's Chrome and the browsers built on it; not desktops, which answer
+ * false). Resolves false wherever WebXR is missing or the question fails.
+ */
+export async function webXrArSupported(): Promise<boolean> {
+  if (typeof navigator === 'undefined' || !navigator.xr) return false
+  if (typeof XRSession === 'undefined' || !('requestHitTestSource' in XRSession.prototype))
+    return false
+  try {
+    return await navigator.xr.isSessionSupported('immersive-ar')
+  } catch {
+    return false
+  }
+}

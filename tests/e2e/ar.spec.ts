@@ -11,7 +11,11 @@ import { gltfJson } from '../../services/content-api/models-check'
 import { localFiles } from '../support/zip'
 import { axeViolations } from './support/axe'
 import { documentFile, urlOf } from './support/content'
-import { showcase } from './three-helpers'
+import sharp from 'sharp'
+import { changedShare, showcase, waitLive, type Pixels } from './three-helpers'
+import { emulateArPhone, lookDown, tapRoom } from './support/webxr'
+import { modelIO } from '../../services/content-api/models/io'
+import { getBounds } from '@gltf-transform/core'
 
 // "View in your room" (issue 42) as a visitor's phone gets it: the showcase's model viewer turns
 // AR on in its slice; an Android phone gets a link that opens Scene Viewer on the model's AR
@@ -72,6 +76,13 @@ async function previewSession(page: Page, baseURL: string | undefined) {
     `/local/prismic/previews/winter-launch?websitePreviewId=winter-launch&documentId=${id}`,
   )
   expect((await page.context().cookies()).some((c) => c.name === prismic.cookie.preview)).toBe(true)
+}
+
+/** What the visitor sees on the screen, as raw RGB pixels. */
+async function screen(page: Page): Promise<Pixels> {
+  const png = await page.screenshot({ animations: 'allow' })
+  const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true })
+  return { data, width: info.width, height: info.height }
 }
 
 /** Where the caption under the showcase's viewer sits, in CSS pixels from the page's top. */
@@ -252,4 +263,174 @@ test('where AR cannot open, a visitor sees nothing of it and an editor in a prev
     await expect(page.locator(VIEWER_LINK)).toHaveCount(0)
     await context.close()
   }
+})
+
+test('a phone with WebXR places the model in the room in the page, and leaving returns to the page as it was', async ({
+  browser,
+}) => {
+  const content = showcase('en-us')
+  const url = urlOf(documentFile('page', 'showcase', 'en-us'))!
+  // At 1 CSS pixel per device pixel: the emulated room and the session draw every frame in
+  // software here, and screenshots compare fewer pixels.
+  const context = await browser.newContext({
+    ...PHONE,
+    deviceScaleFactor: 1,
+    reducedMotion: 'reduce',
+  })
+  await emulateArPhone(context, PHONE.userAgent)
+  const page = await context.newPage()
+  const errors: string[] = []
+  page.on('pageerror', (error) => errors.push(String(error)))
+  const scripts: string[] = []
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(request.url())
+  })
+  await page.goto(url)
+
+  // The viewer goes live as it does on any phone; its AR control is a button, not Scene Viewer's link.
+  const index = await page
+    .locator('[data-3d-state]')
+    .evaluateAll((slots) => slots.findIndex((s) => s.closest('.slice-model-viewer')))
+  await waitLive(page, index)
+  const button = page.getByRole('button', { name: content.viewer.ar_label! })
+  await expect(button).toBeVisible()
+  await expect(page.locator('a[data-ar-link]')).toHaveCount(0)
+  expect(await axeViolations(page)).toEqual([])
+
+  // Nothing of the session is fetched before the press; its chunk is, on the press.
+  const before = new Set(scripts)
+  const scrolled = await page.evaluate(() => window.scrollY)
+  await button.focus()
+  await page.keyboard.press('Enter')
+  const overlay = page.getByRole('dialog', { name: content.viewer.ar_label! })
+  await expect(overlay).toBeVisible()
+  const pressed = scripts.filter((script) => !before.has(script))
+  expect(pressed.length, 'the AR chunk is fetched on the press').toBeGreaterThan(0)
+  const leave = overlay.getByRole('button', { name: 'Leave AR' })
+  await expect(leave).toBeFocused()
+  const status = overlay.getByRole('status')
+  await expect(status).toHaveText('Move your phone slowly and point it at the floor.')
+  const turnRight = overlay.getByRole('button', { name: 'Turn right' })
+  await expect(turnRight).toBeDisabled()
+
+  // Pointed at the floor, the reticle finds it; a tap places the model at its true size.
+  await lookDown(page, 60)
+  await expect(status).toHaveText('Tap to place the model here.')
+  const canvas = page.locator('canvas[data-ar-canvas]')
+  const empty = await screen(page)
+  await tapRoom(page)
+  await expect(status).toHaveText(/^Placed at its true size, /)
+  await expect.poll(async () => changedShare(empty, await screen(page))).toBeGreaterThan(0.01)
+
+  // The size it states is the AR variant's own, in metres.
+  const variant = await page.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .map((entry) => entry.name)
+      .find((name) => new URL(name).searchParams.get('tier') === 'ar'),
+  )
+  expect(variant, 'the session loaded the AR variant').toBeTruthy()
+  const glb = new Uint8Array(await (await page.request.get(variant!)).body())
+  const document = await (await modelIO()).readBinary(glb)
+  const { min, max } = getBounds(
+    document.getRoot().getDefaultScene() ?? document.getRoot().listScenes()[0]!,
+  )
+  const stated = /true size, ([\d.]+) × ([\d.]+) × ([\d.]+) m/.exec((await status.textContent())!)!
+  for (let axis = 0; axis < 3; axis++)
+    expect(Number(stated[axis + 1])).toBeCloseTo(max[axis]! - min[axis]!, 2)
+
+  // The buttons turn it; a press on them is not a tap on the room.
+  await turnRight.click()
+  await expect(status).toHaveText('Turned to 345°.')
+  await overlay.getByRole('button', { name: 'Turn left' }).click()
+  await overlay.getByRole('button', { name: 'Turn left' }).click()
+  await expect(status).toHaveText('Turned to 15°.')
+
+  // Another tap moves it: the device looks elsewhere on the floor, and the model follows.
+  const placed = await screen(page)
+  await lookDown(page, 40)
+  await tapRoom(page)
+  await expect(status).toHaveText(/^Placed at its true size, /)
+  await expect.poll(async () => changedShare(placed, await screen(page))).toBeGreaterThan(0.01)
+
+  // Leaving: the overlay and the session's canvas are gone, the page is where it was, the focus
+  // back on the button, the viewer still live.
+  await leave.click()
+  await expect(overlay).toHaveCount(0)
+  await expect(canvas).toHaveCount(0)
+  await expect(button).toBeFocused()
+  expect(await page.evaluate(() => window.scrollY)).toBe(scrolled)
+  await expect(page.locator('[data-3d-state]').nth(index)).toHaveAttribute('data-3d-state', 'live')
+
+  // It starts again as the first time.
+  await button.click()
+  await expect(overlay).toBeVisible()
+  await expect(status).toHaveText(/point it at the floor|Tap to place/)
+  await overlay.getByRole('button', { name: 'Leave AR' }).click()
+  await expect(overlay).toHaveCount(0)
+  expect(errors).toEqual([])
+  await context.close()
+})
+
+test('on a wall, resizable, in French: the reticle finds a wall, a tap hangs the model there, the buttons turn and resize it, in the page’s words', async ({
+  browser,
+}) => {
+  const content = showcase('fr-fr')
+  const url = urlOf(documentFile('page', 'showcase', 'fr-fr'))!
+  const context = await browser.newContext({
+    ...PHONE,
+    deviceScaleFactor: 1,
+    reducedMotion: 'reduce',
+  })
+  await emulateArPhone(context, PHONE.userAgent)
+  // The slice as an editor who chose the wall would have it: the page's props say `wall`.
+  await context.route(`**${url}`, async (route) => {
+    const response = await route.fetch()
+    const html = (await response.text())
+      .replaceAll(String.raw`\"placement\":\"floor\"`, String.raw`\"placement\":\"wall\"`)
+      .replaceAll(String.raw`\"resizable\":false`, String.raw`\"resizable\":true`)
+    expect(html).toContain(String.raw`\"placement\":\"wall\"`)
+    expect(html).toContain(String.raw`\"resizable\":true`)
+    // The body is sent as text: without the encoding and length of the compressed original, and
+    // without its policy, whose hashes of the inline scripts the edit no longer matches.
+    const headers = { ...response.headers() }
+    for (const name of ['content-encoding', 'content-length', 'content-security-policy'])
+      delete headers[name]
+    await route.fulfill({ response, headers, body: html })
+  })
+  const page = await context.newPage()
+  const errors: string[] = []
+  page.on('pageerror', (error) => errors.push(String(error)))
+  await page.goto(url)
+  // The phone looks down at the floor, which is not a wall: the reticle waits for one.
+  await lookDown(page, 60)
+  const button = page.getByRole('button', { name: content.viewer.ar_label! })
+  await button.click()
+  const overlay = page.getByRole('dialog', { name: content.viewer.ar_label! })
+  const status = overlay.getByRole('status')
+  await expect(status).toHaveText('Déplacez lentement votre téléphone et pointez-le vers un mur.')
+  await tapRoom(page)
+  await expect(status).toHaveText(
+    'Aucune surface trouvée là : pointez votre téléphone un peu plus longtemps.',
+  )
+  // Level, it faces the office's wall.
+  await lookDown(page, 0)
+  await expect(status).toHaveText('Touchez pour poser le modèle ici.')
+  await tapRoom(page)
+  await expect(status).toHaveText(/^Posé à sa taille réelle, [\d,]+ × [\d,]+ × [\d,]+ m\./)
+  await overlay.getByRole('button', { name: 'Tourner à droite' }).click()
+  await expect(status).toHaveText('Tourné à 345°.')
+  // The slice lets the visitor resize it: one step larger, then two smaller.
+  await overlay.getByRole('button', { name: 'Plus grand' }).click()
+  await expect(status).toHaveText(
+    /^Posé à 125 % de sa taille réelle \([\d,]+ × [\d,]+ × [\d,]+ m à 100 %\)/,
+  )
+  await overlay.getByRole('button', { name: 'Plus petit' }).click()
+  await overlay.getByRole('button', { name: 'Plus petit' }).click()
+  await expect(status).toHaveText(/^Posé à 80 % de sa taille réelle/)
+  await overlay.getByRole('button', { name: 'Quitter la RA' }).click()
+  await expect(overlay).toHaveCount(0)
+  await expect(button).toBeFocused()
+  expect(errors).toEqual([])
+  await context.close()
 })

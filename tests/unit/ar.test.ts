@@ -1,12 +1,14 @@
 import { cookie, type Content } from '@prismicio/client'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import {
   arSupport,
   PREVIEW_COOKIE,
   quickLookUrl,
   sceneViewerUrl,
+  webXrArSupported,
   type ArSettings,
 } from '../../src/lib/ar'
+import { arWords, sizeInMetres } from '../../src/three/ar/words'
 import { viewerAr } from '../../src/three/fields'
 
 // "View in your room" (issue 42): which device gets which AR viewer, the Scene Viewer link as
@@ -201,5 +203,53 @@ describe('what the model viewer slice asks of AR', () => {
       state: 'incomplete',
       reason: expect.stringContaining('model'),
     })
+  })
+})
+
+describe('the in-page AR session (WebXR)', () => {
+  afterEach(() => vi.unstubAllGlobals())
+
+  /** A browser whose WebXR answers `supported` for `immersive-ar`, with hit-testing or not. */
+  function browser(supported: boolean | Error, hitTest = true) {
+    vi.stubGlobal('navigator', {
+      xr: {
+        isSessionSupported: async (mode: string) => {
+          if (supported instanceof Error) throw supported
+          return mode === 'immersive-ar' && supported
+        },
+      },
+    })
+    vi.stubGlobal(
+      'XRSession',
+      hitTest
+        ? class {
+            requestHitTestSource() {}
+          }
+        : class {},
+    )
+  }
+
+  it('is offered where WebXR has immersive-ar with hit-testing, and nowhere else', async () => {
+    browser(true)
+    expect(await webXrArSupported()).toBe(true)
+    browser(false)
+    expect(await webXrArSupported()).toBe(false)
+    browser(true, false)
+    expect(await webXrArSupported()).toBe(false)
+    browser(new Error('SecurityError'))
+    expect(await webXrArSupported()).toBe(false)
+    vi.stubGlobal('navigator', {})
+    expect(await webXrArSupported()).toBe(false)
+  })
+
+  it("speaks the page's language, English where none is written, and states sizes in metres", () => {
+    expect(arWords('fr-fr').leave).toBe('Quitter la RA')
+    expect(arWords('en-us').leave).toBe('Leave AR')
+    expect(arWords('de-de').leave).toBe('Leave AR')
+    expect(sizeInMetres(0.4219, 1.6, 0.42, 'en-us')).toBe('0.42 × 1.6 × 0.42 m')
+    expect(sizeInMetres(0.4219, 1.6, 0.42, 'fr-fr')).toBe('0,42 × 1,6 × 0,42 m')
+    const en = arWords('en-us')
+    expect(en.placed('1 × 2 × 3 m', 100)).toMatch(/^Placed at its true size, 1 × 2 × 3 m\./)
+    expect(en.placed('1 × 2 × 3 m', 80)).toMatch(/^Placed at 80% of its true size/)
   })
 })
