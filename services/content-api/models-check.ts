@@ -2,9 +2,10 @@
 // read it (the container, the JSON, the required extensions, then every buffer and compressed
 // mesh decoded with glTF-Transform), so a file that cannot be drawn is named in CI, not found
 // by a visitor. A problem names the file and the reason, as the browser's console line does.
+// Its size is checked too: glTF is in metres, and AR shows a model at that size.
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import { Logger, NodeIO } from '@gltf-transform/core'
+import { getBounds, Logger, NodeIO, type Document } from '@gltf-transform/core'
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions'
 import draco3d from 'draco3dgltf'
 import { MeshoptDecoder } from 'meshoptimizer'
@@ -72,8 +73,8 @@ function io(): Promise<NodeIO> {
   return reader
 }
 
-/** Why the model in `bytes` cannot be drawn, or null when it can. */
-export async function modelProblem(bytes: Uint8Array, file: string): Promise<string | null> {
+/** The model in `bytes` read as the renderer reads it, or why it cannot be. */
+async function readModel(bytes: Uint8Array, file: string): Promise<Document | string> {
   let json
   try {
     json = gltfJson(bytes)
@@ -87,12 +88,58 @@ export async function modelProblem(bytes: Uint8Array, file: string): Promise<str
   if (unsupported) return unsupported
   try {
     const reading = await io()
-    if (file.toLowerCase().endsWith('.glb')) await reading.readBinary(bytes)
-    else await reading.read(file)
+    return file.toLowerCase().endsWith('.glb')
+      ? await reading.readBinary(bytes)
+      : await reading.read(file)
   } catch (error) {
     return `it does not read: ${(error as Error).message}`
   }
-  return null
+}
+
+/** Why the model in `bytes` cannot be drawn, or null when it can. */
+export async function modelProblem(bytes: Uint8Array, file: string): Promise<string | null> {
+  const model = await readModel(bytes, file)
+  return typeof model === 'string' ? model : null
+}
+
+/**
+ * The plausible sizes of a real object, in metres across (its largest side): from a ring to a
+ * building. Outside them a model was almost surely exported in the wrong unit (centimetres or
+ * millimetres read as metres, or the reverse), and AR would show it at that size.
+ */
+export const PLAUSIBLE_SIZE = { min: 0.01, max: 50 }
+
+/** A length in metres, as an editor reads it. */
+function metres(length: number): string {
+  return length >= 0.1
+    ? `${Number(length.toPrecision(3)).toLocaleString('en')} m`
+    : `${Number((length * 1000).toPrecision(3)).toLocaleString('en')} mm`
+}
+
+/**
+ * How large the model's scene is, in metres (the extent of its default scene, or its first, with
+ * every node's transform), or null when it has no geometry.
+ */
+export function modelSize(document: Document): [number, number, number] | null {
+  const root = document.getRoot()
+  const scene = root.getDefaultScene() ?? root.listScenes()[0]
+  if (!scene) return null
+  const { min, max } = getBounds(scene)
+  const size = [0, 1, 2].map((k) => max[k]! - min[k]!) as [number, number, number]
+  return size.every(Number.isFinite) ? size : null
+}
+
+/** Why the model's size is not a real object's (see `PLAUSIBLE_SIZE`), or null. */
+export function sizeProblem(size: [number, number, number] | null): string | null {
+  if (!size) return null
+  const across = Math.max(...size)
+  if (across >= PLAUSIBLE_SIZE.min && across <= PLAUSIBLE_SIZE.max) return null
+  return (
+    `it is ${metres(across)} across (${size.map(metres).join(' × ')}); glTF is in metres and AR ` +
+    `shows it at that size, so a real object is between ${metres(PLAUSIBLE_SIZE.min)} and ` +
+    `${metres(PLAUSIBLE_SIZE.max)}: export it in metres (a scene set in centimetres or millimetres ` +
+    `needs its unit, or the export's scale, changed)`
+  )
 }
 
 /**
@@ -105,13 +152,22 @@ export async function checkModels(
   const problems: ContentProblem[] = []
   const files = modelFiles(path.join(contentDir, 'media'))
   for (const file of files) {
-    const reason = await modelProblem(readFileSync(file), file)
-    if (reason)
+    const model = await readModel(readFileSync(file), file)
+    if (typeof model === 'string')
       problems.push({
         file: path.relative(contentDir, file),
         path: '(model)',
-        message: `this model cannot be drawn: ${reason}`,
+        message: `this model cannot be drawn: ${model}`,
       })
+    else {
+      const reason = sizeProblem(modelSize(model))
+      if (reason)
+        problems.push({
+          file: path.relative(contentDir, file),
+          path: '(model)',
+          message: `this model's size is not a real object's: ${reason}`,
+        })
+    }
   }
   return { problems, count: files.length }
 }

@@ -2,8 +2,15 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { checkModels, modelProblem } from '../../services/content-api/models-check'
+import { Document, NodeIO } from '@gltf-transform/core'
+import {
+  checkModels,
+  modelProblem,
+  modelSize,
+  sizeProblem,
+} from '../../services/content-api/models-check'
 import { SUPPORTED_EXTENSIONS } from '../../src/three/model-formats'
+import { modelIO } from '../../services/content-api/models/io'
 import { brokenModels, modelCorpus } from '../fixtures/model-corpus'
 
 describe('content:check reads every model as the renderer would', () => {
@@ -52,5 +59,80 @@ describe('content:check reads every model as the renderer would', () => {
       [...block.slice(0, block.indexOf('};')).matchAll(/'([A-Z]+_[A-Za-z_]+)'/g)].map((m) => m[1]),
     )
     for (const name of Object.keys(SUPPORTED_EXTENSIONS)) expect(loaderKnows, name).toContain(name)
+  })
+})
+
+/** A GLB of one box `size` metres across (x, y, z), as an exporter writes one. */
+async function boxModel(size: [number, number, number]): Promise<Uint8Array> {
+  const doc = new Document()
+  const buffer = doc.createBuffer()
+  const [x, y, z] = size
+  const corners = [0, 1, 2, 3, 4, 5, 6, 7].flatMap((i) => [
+    i & 1 ? x : 0,
+    i & 2 ? y : 0,
+    i & 4 ? z : 0,
+  ])
+  const position = doc
+    .createAccessor()
+    .setType('VEC3')
+    .setArray(new Float32Array(corners))
+    .setBuffer(buffer)
+  const indices = doc
+    .createAccessor()
+    .setType('SCALAR')
+    .setArray(new Uint16Array([0, 1, 2, 1, 3, 2, 4, 6, 5, 5, 6, 7]))
+    .setBuffer(buffer)
+  const mesh = doc
+    .createMesh()
+    .addPrimitive(doc.createPrimitive().setAttribute('POSITION', position).setIndices(indices))
+  doc.createScene().addChild(doc.createNode().setMesh(mesh))
+  return new NodeIO().writeBinary(doc)
+}
+
+describe('content:check reports a model whose size is not a real object’s (glTF is in metres)', () => {
+  it('passes every model of the corpus and the sample content, which are in metres', async () => {
+    const io = await modelIO()
+    const files = [
+      ...(await modelCorpus()).map((model) => model.file),
+      'content/media/models/lamp.glb',
+      'content/media/models/vessel.glb',
+    ]
+    for (const file of files) {
+      const size = modelSize(await io.read(file))
+      expect(size, file).not.toBeNull()
+      expect(sizeProblem(size), file).toBeNull()
+    }
+    expect((await checkModels('content')).problems).toEqual([])
+  })
+
+  it('names the file and its size when it is under 1 cm or over 50 m across', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'facet-sizes-'))
+    mkdirSync(path.join(dir, 'media', 'models'), { recursive: true })
+    const write = async (name: string, size: [number, number, number]) =>
+      writeFileSync(path.join(dir, 'media', 'models', name), await boxModel(size))
+    // A 1.4 m chair exported in centimetres; a ring exported in metres from millimetres; a chair
+    // and a house as they should be.
+    await write('chair-cm.glb', [60, 140, 55])
+    await write('ring.glb', [0.002, 0.002, 0.0005])
+    await write('chair.glb', [0.6, 1.4, 0.55])
+    await write('house.glb', [12, 9, 10])
+    const { problems, count } = await checkModels(dir)
+    expect(count).toBe(4)
+    expect(problems).toEqual([
+      {
+        file: path.join('media', 'models', 'chair-cm.glb'),
+        path: '(model)',
+        message: expect.stringMatching(
+          /^this model's size is not a real object's: it is 140 m across \(60 m × 140 m × 55 m\); glTF is in metres .* between 10 mm and 50 m/,
+        ),
+      },
+      {
+        file: path.join('media', 'models', 'ring.glb'),
+        path: '(model)',
+        message: expect.stringMatching(
+          /^this model's size is not a real object's: it is 2 mm across/,
+        ),
+      },
+    ])
   })
 })
