@@ -109,8 +109,8 @@ export async function modelProblem(bytes: Uint8Array, file: string): Promise<str
  */
 export const PLAUSIBLE_SIZE = { min: 0.01, max: 50 }
 
-/** A length in metres, as an editor reads it. */
-function metres(length: number): string {
+/** A length in metres, as an editor reads it (`1.4 m`, `5 mm`). */
+export function metres(length: number): string {
   return length >= 0.1
     ? `${Number(length.toPrecision(3)).toLocaleString('en')} m`
     : `${Number((length * 1000).toPrecision(3)).toLocaleString('en')} mm`

@@ -226,7 +226,7 @@ describe("the editors' report (content:check, prismic:push)", () => {
         createModelVariants({ cache: { dir, maxBytes: 2 ** 30 } }),
       )
       expect(report!.line).toMatch(
-        /^models\/textured\.glb: \d+ KB, 11,728 triangles, textures 1024×1024 jpeg; low tier .*webp; high tier /,
+        /^models\/textured\.glb \([\d.]+ m × [\d.]+ m × [\d.]+ m\): \d+ KB, 11,728 triangles, textures 1024×1024 jpeg; low tier .*webp; high tier /,
       )
       expect(report!.warning).toBeUndefined()
     } finally {

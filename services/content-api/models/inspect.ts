@@ -1,4 +1,5 @@
 import { ImageUtils, Primitive, type Document } from '@gltf-transform/core'
+import { modelSize } from '../models-check'
 import { modelIO } from './io'
 import { isGlb } from './sniff'
 
@@ -63,12 +64,21 @@ export function documentStats(doc: Document, bytes: number): ModelStats {
  * read as glTF.
  */
 export async function inspectModel(bytes: Uint8Array): Promise<ModelStats> {
+  return documentStats(await readDocument(bytes), bytes.byteLength)
+}
+
+/** The model in `bytes` (a GLB, or glTF JSON with its buffers embedded) as a glTF-Transform document. */
+async function readDocument(bytes: Uint8Array): Promise<Document> {
   bytes = aligned(bytes)
   const io = await modelIO()
-  const doc = isGlb(bytes)
-    ? await io.readBinary(bytes)
-    : await io.readJSON({ json: JSON.parse(new TextDecoder().decode(bytes)), resources: {} })
-  return documentStats(doc, bytes.byteLength)
+  return isGlb(bytes)
+    ? io.readBinary(bytes)
+    : io.readJSON({ json: JSON.parse(new TextDecoder().decode(bytes)), resources: {} })
+}
+
+/** The model's size in metres (x, y, z: see `modelSize`), or null when it has no geometry. */
+export async function inspectSize(bytes: Uint8Array): Promise<[number, number, number] | null> {
+  return modelSize(await readDocument(bytes))
 }
 
 /**

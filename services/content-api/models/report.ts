@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { mediaHash } from '../images/version'
-import { inspectModel, type ModelStats } from './inspect'
+import { metres } from '../models-check'
+import { inspectModel, inspectSize, type ModelStats } from './inspect'
 import { TIER_BUDGETS, tierParams } from './params'
 import { createModelVariants, type ModelVariants } from './variants'
 
@@ -57,8 +58,12 @@ export async function reportModels(
   for (const { file, name } of files) {
     const bytes = await readFile(file)
     let source: ModelStats
+    let label = name
     try {
       source = await inspectModel(bytes)
+      // Its size in metres, as AR shows it (content:check refuses one no real object has).
+      const size = await inspectSize(bytes)
+      if (size) label = `${name} (${size.map(metres).join(' × ')})`
     } catch {
       continue // content:check names a model that does not read (../models-check.ts).
     }
@@ -74,7 +79,7 @@ export async function reportModels(
         name,
         source,
         variants: { low: low!, high: high! },
-        line: `${name}: ${describeStats(source)}; low tier ${describeStats(low!)}; high tier ${describeStats(high!)}`,
+        line: `${label}: ${describeStats(source)}; low tier ${describeStats(low!)}; high tier ${describeStats(high!)}`,
         warning: over
           ? `${name} is over the high tier's budget even after optimization: ${over}`
           : undefined,
@@ -84,7 +89,7 @@ export async function reportModels(
         name,
         source,
         variants: null,
-        line: `${name}: ${describeStats(source)}`,
+        line: `${label}: ${describeStats(source)}`,
         warning: `${name}: no variant could be made: ${(error as Error).message}`,
       })
     }
