@@ -13,7 +13,7 @@ import { axeViolations } from './support/axe'
 import { documentFile, urlOf } from './support/content'
 import sharp from 'sharp'
 import { changedShare, showcase, waitLive, type Pixels } from './three-helpers'
-import { emulateArPhone, lookDown, tapRoom } from './support/webxr'
+import { emulateArPhone, lookDown, recordViolations, tapRoom, violations } from './support/webxr'
 import { modelIO } from '../../services/content-api/models/io'
 import { getBounds } from '@gltf-transform/core'
 
@@ -278,6 +278,7 @@ test('a phone with WebXR places the model in the room in the page, and leaving r
     reducedMotion: 'reduce',
   })
   await emulateArPhone(context, PHONE.userAgent)
+  await recordViolations(context)
   const page = await context.newPage()
   const errors: string[] = []
   page.on('pageerror', (error) => errors.push(String(error)))
@@ -369,6 +370,7 @@ test('a phone with WebXR places the model in the room in the page, and leaving r
   await overlay.getByRole('button', { name: 'Leave AR' }).click()
   await expect(overlay).toHaveCount(0)
   expect(errors).toEqual([])
+  expect(await violations(page)).toEqual([])
   await context.close()
 })
 
@@ -383,6 +385,7 @@ test('on a wall, resizable, in French: the reticle finds a wall, a tap hangs the
     reducedMotion: 'reduce',
   })
   await emulateArPhone(context, PHONE.userAgent)
+  await recordViolations(context)
   // The slice as an editor who chose the wall would have it: the page's props say `wall`.
   await context.route(`**${url}`, async (route) => {
     const response = await route.fetch()
@@ -432,5 +435,6 @@ test('on a wall, resizable, in French: the reticle finds a wall, a tap hangs the
   await expect(overlay).toHaveCount(0)
   await expect(button).toBeFocused()
   expect(errors).toEqual([])
+  expect(await violations(page)).toEqual([])
   await context.close()
 })

@@ -55,6 +55,24 @@ export async function emulateArPhone(context: BrowserContext, userAgent: string)
   )
 }
 
+/**
+ * Records every Content Security Policy violation of the pages of `context` (before their
+ * scripts run), for `violations` to read.
+ */
+export async function recordViolations(context: BrowserContext) {
+  await context.addInitScript(() => {
+    const seen: string[] = []
+    ;(window as unknown as { __violations: string[] }).__violations = seen
+    document.addEventListener('securitypolicyviolation', (event) =>
+      seen.push(`${event.violatedDirective} ${event.blockedURI}`),
+    )
+  })
+}
+
+/** The violations recorded so far on `page` (see `recordViolations`). */
+export const violations = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __violations: string[] }).__violations)
+
 /** Turns the device to look `degrees` below the horizon (90: straight down). */
 export async function lookDown(page: Page, degrees: number) {
   await page.evaluate((degrees) => {

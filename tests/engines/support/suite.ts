@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
+import * as prismic from '@prismicio/client'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { documentFile, languages, routes } from '../../e2e/support/content'
+import { documentFile, languages, routes, urlOf } from '../../e2e/support/content'
 import { DEFAULT_RECHECK_MS } from '../../../server/page-cache.mjs'
 import { until, waitFor, type Engine } from './engine'
 
@@ -241,6 +242,65 @@ export function engineSuite(
         await submitAndWaitSent(engine, form, notBefore)
         await expectOneMessage(address)
         expect(await engine.problems()).toEqual([])
+      })
+
+      it('the showcase offers no AR on a desktop; in a preview, one line says why', async () => {
+        const showcase = urlOf(documentFile('page', 'showcase', 'en-us'))!
+        await engine.goto(showcase)
+        // React has hydrated the viewer's stage and two frames have passed: the AR decision
+        // (nothing, on a desktop) has rendered.
+        await waitFor(
+          engine,
+          "the viewer's stage hydrated",
+          () => {
+            const stage = document.querySelector('.slice-model-viewer .model-stage')
+            return !!stage && Object.keys(stage).some((key) => key.startsWith('__reactFiber'))
+          },
+          [],
+        )
+        await engine.evaluate(
+          () =>
+            new Promise<void>((resolve) =>
+              requestAnimationFrame(() => requestAnimationFrame(() => resolve())),
+            ),
+        )
+        expect(
+          await engine.evaluate(
+            () => document.querySelectorAll('[data-ar-link], [data-ar-note]').length,
+          ),
+        ).toBe(0)
+        // An editor previewing: the preview link of a document, followed from the page as
+        // Prismic's button sends the browser along it (its redirects set the preview cookie).
+        const { id } = await prismic
+          .createClient(`${inject('origin')}/local/prismic/api/v2`)
+          .getByUID('page', 'about', { lang: 'en-us' })
+        const previewed = await engine.evaluate(
+          (link) =>
+            fetch(link).then(
+              (response) => response.ok && document.cookie.includes('io.prismic.preview='),
+            ),
+          `/local/prismic/previews/winter-launch?websitePreviewId=winter-launch&documentId=${id}`,
+        )
+        expect(previewed).toBe(true)
+        await engine.goto(showcase)
+        const note = await waitFor(
+          engine,
+          'the preview line about AR',
+          () => document.querySelector('[data-ar-note]')?.textContent,
+          [],
+        )
+        expect(note).toMatch(/no AR viewer the site can open: the button shows on Android phones/)
+        expect(
+          await engine.evaluate(() => document.querySelectorAll('[data-ar-link]').length),
+        ).toBe(0)
+        expect(await engine.problems()).toEqual([])
+        expect(
+          await engine.evaluate(() =>
+            fetch('/api/exit-preview').then(
+              (response) => response.ok && !document.cookie.includes('io.prismic.preview='),
+            ),
+          ),
+        ).toBe(true)
       })
     }
 

@@ -31,7 +31,10 @@ const KEYS = { Tab: Key.TAB, Enter: Key.ENTER } as const
  * listeners first in the `<head>`, allowed by their hash in the page's own policy, and they run
  * before any of the page's scripts, as a preload script would.
  */
-export async function launchWebKit(site: string, options: { display: string }): Promise<Engine> {
+export async function launchWebKit(
+  site: string,
+  options: { display: string; userAgent?: string },
+): Promise<Engine> {
   const proxy = await startProxy(site, { inject: `(${installRecorder.toString()})()` })
   const driverPort = await freePort()
   const driverProcess: ChildProcess = spawn('WebKitWebDriver', [`--port=${driverPort}`], {
@@ -71,7 +74,14 @@ export async function launchWebKit(site: string, options: { display: string }): 
       .withCapabilities(
         new Capabilities({
           browserName: 'MiniBrowser',
-          'webkitgtk:browserOptions': { binary: miniBrowserPath(), args: ['--automation'] },
+          'webkitgtk:browserOptions': {
+            binary: miniBrowserPath(),
+            // MiniBrowser takes WebKit's settings as options: `--user-agent` is one.
+            args: [
+              '--automation',
+              ...(options.userAgent ? [`--user-agent=${options.userAgent}`] : []),
+            ],
+          },
         }),
       )
       .build()
