@@ -2,6 +2,7 @@
 
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
 import {
+  AR_MARKS,
   AR_TIER,
   arSupport,
   PREVIEW_COOKIE,
@@ -173,6 +174,7 @@ function WebXrButton({
   const [state, setState] = useState<{ busy: boolean; message?: string }>({ busy: false })
   const press = async () => {
     if (state.busy) return
+    performance.mark(AR_MARKS.press)
     setState({ busy: true })
     let session: typeof import('@/three/ar/session') | null = null
     try {

@@ -71,6 +71,16 @@ export function arSupport(userAgent: string, touchPoints = 0, quickLook = false)
  */
 export const PREVIEW_COOKIE = 'io.prismic.preview'
 
+/**
+ * The User Timing marks of an in-page AR session: the press (src/components/ArLink.tsx), its first
+ * XR frame and its model loaded (src/three/ar/session.ts). `npm run bench:ar` reads them.
+ */
+export const AR_MARKS = {
+  press: 'facet:ar-press',
+  firstFrame: 'facet:ar-first-frame',
+  model: 'facet:ar-model',
+} as const
+
 /** The query value of the model variant made for a phone's AR viewer (docs/3d-models.md). */
 export const AR_TIER = 'ar'
 

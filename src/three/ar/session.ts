@@ -26,7 +26,7 @@ import {
   type Object3D,
 } from 'three'
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js'
-import type { ArSettings } from '@/lib/ar'
+import { AR_MARKS, type ArSettings } from '@/lib/ar'
 import { roomEnvironment } from '../render/environment'
 import { configureGltfLoader } from '../render/gltf-loader'
 import styles from './ar-session.module.css'
@@ -288,6 +288,7 @@ function run(
           : new Vector3(center.x, box.min.y, center.z),
       )
       pivot.add(model)
+      performance.mark(AR_MARKS.model)
       const clip = gltf.animations[0]
       if (clip) {
         mixer = new AnimationMixer(model)
@@ -305,7 +306,13 @@ function run(
   let surfaceFound = false
   let last = 0
 
+  let drawn = false
   renderer.setAnimationLoop((time, frame) => {
+    // For the page's own timing (and `npm run bench:ar`): the session's first frame drawn.
+    if (!drawn && frame) {
+      drawn = true
+      performance.mark(AR_MARKS.firstFrame)
+    }
     const delta = last ? (time - last) / 1000 : 0
     last = time
     mixer?.update(delta)
