@@ -146,8 +146,10 @@ async function pressToFrame(browser: Browser, origin: string) {
   await button.click()
   const marks = await page.waitForFunction(
     (names) => {
-      const at = (name: string) => performance.getEntriesByName(name)[0]?.startTime
-      const [press, frame, model] = names.map(at)
+      // (No named function in here: tsx would wrap it in a helper the page does not have.)
+      const [press, frame, model] = names.map(
+        (name) => performance.getEntriesByName(name)[0]?.startTime,
+      )
       return press !== undefined && frame !== undefined && model !== undefined
         ? { frame: frame - press, model: model - press }
         : null
