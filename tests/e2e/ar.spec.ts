@@ -78,6 +78,22 @@ async function previewSession(page: Page, baseURL: string | undefined) {
   expect((await page.context().cookies()).some((c) => c.name === prismic.cookie.preview)).toBe(true)
 }
 
+/**
+ * A fresh context made like a Pixel whose browser has WebXR AR (IWER, support/webxr.ts), recording
+ * policy violations. At 1 CSS pixel per device pixel: the emulated room and the session draw every
+ * frame in software here, and screenshots compare fewer pixels.
+ */
+async function xrPhone(browser: Browser) {
+  const context = await browser.newContext({
+    ...PHONE,
+    deviceScaleFactor: 1,
+    reducedMotion: 'reduce',
+  })
+  await emulateArPhone(context, PHONE.userAgent)
+  await recordViolations(context)
+  return context
+}
+
 /** What the visitor sees on the screen, as raw RGB pixels. */
 async function screen(page: Page): Promise<Pixels> {
   const png = await page.screenshot({ animations: 'allow' })
@@ -270,15 +286,7 @@ test('a phone with WebXR places the model in the room in the page, and leaving r
 }) => {
   const content = showcase('en-us')
   const url = urlOf(documentFile('page', 'showcase', 'en-us'))!
-  // At 1 CSS pixel per device pixel: the emulated room and the session draw every frame in
-  // software here, and screenshots compare fewer pixels.
-  const context = await browser.newContext({
-    ...PHONE,
-    deviceScaleFactor: 1,
-    reducedMotion: 'reduce',
-  })
-  await emulateArPhone(context, PHONE.userAgent)
-  await recordViolations(context)
+  const context = await xrPhone(browser)
   const page = await context.newPage()
   const errors: string[] = []
   page.on('pageerror', (error) => errors.push(String(error)))
@@ -379,13 +387,7 @@ test('on a wall, resizable, in French: the reticle finds a wall, a tap hangs the
 }) => {
   const content = showcase('fr-fr')
   const url = urlOf(documentFile('page', 'showcase', 'fr-fr'))!
-  const context = await browser.newContext({
-    ...PHONE,
-    deviceScaleFactor: 1,
-    reducedMotion: 'reduce',
-  })
-  await emulateArPhone(context, PHONE.userAgent)
-  await recordViolations(context)
+  const context = await xrPhone(browser)
   // The slice as an editor who chose the wall would have it: the page's props say `wall`.
   await context.route(`**${url}`, async (route) => {
     const response = await route.fetch()
