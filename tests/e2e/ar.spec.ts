@@ -284,6 +284,8 @@ test('where AR cannot open, a visitor sees nothing of it and an editor in a prev
 test('a phone with WebXR places the model in the room in the page, and leaving returns to the page as it was', async ({
   browser,
 }) => {
+  // A whole session in software: the page, the emulated room and the session draw every frame.
+  test.setTimeout(120_000)
   const content = showcase('en-us')
   const url = urlOf(documentFile('page', 'showcase', 'en-us'))!
   const context = await xrPhone(browser)
@@ -312,13 +314,17 @@ test('a phone with WebXR places the model in the room in the page, and leaving r
   await button.focus()
   await page.keyboard.press('Enter')
   const overlay = page.getByRole('dialog', { name: content.viewer.ar_label! })
-  await expect(overlay).toBeVisible()
+  // The session's chunk is fetched and compiled on the press: given longer, under a loaded CI.
+  await expect(overlay).toBeVisible({ timeout: 30_000 })
   const pressed = scripts.filter((script) => !before.has(script))
   expect(pressed.length, 'the AR chunk is fetched on the press').toBeGreaterThan(0)
   const leave = overlay.getByRole('button', { name: 'Leave AR' })
   await expect(leave).toBeFocused()
   const status = overlay.getByRole('status')
-  await expect(status).toHaveText('Move your phone slowly and point it at the floor.')
+  // The model loads inside the session (its ar variant, parsed on the page's thread).
+  await expect(status).toHaveText('Move your phone slowly and point it at the floor.', {
+    timeout: 30_000,
+  })
   const turnRight = overlay.getByRole('button', { name: 'Turn right' })
   await expect(turnRight).toBeDisabled()
 
@@ -385,6 +391,8 @@ test('a phone with WebXR places the model in the room in the page, and leaving r
 test('on a wall, resizable, in French: the reticle finds a wall, a tap hangs the model there, the buttons turn and resize it, in the page’s words', async ({
   browser,
 }) => {
+  // A whole session in software: the page, the emulated room and the session draw every frame.
+  test.setTimeout(120_000)
   const content = showcase('fr-fr')
   const url = urlOf(documentFile('page', 'showcase', 'fr-fr'))!
   const context = await xrPhone(browser)
@@ -413,7 +421,10 @@ test('on a wall, resizable, in French: the reticle finds a wall, a tap hangs the
   await button.click()
   const overlay = page.getByRole('dialog', { name: content.viewer.ar_label! })
   const status = overlay.getByRole('status')
-  await expect(status).toHaveText('Déplacez lentement votre téléphone et pointez-le vers un mur.')
+  // The session's chunk is fetched and compiled on the press: given longer, under a loaded CI.
+  await expect(status).toHaveText('Déplacez lentement votre téléphone et pointez-le vers un mur.', {
+    timeout: 30_000,
+  })
   await tapRoom(page)
   await expect(status).toHaveText(
     'Aucune surface trouvée là : pointez votre téléphone un peu plus longtemps.',

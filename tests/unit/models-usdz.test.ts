@@ -45,13 +45,18 @@ function usdGeometry(usd: UsdScene) {
   return { triangles, min, max }
 }
 
-/** The bounds of every position of a GLB's meshes (each mesh in its own space, as the USD's). */
+/**
+ * The bounds of every position of a GLB's meshes (each mesh in its own space, as the USD's), and
+ * how many materials its primitives wear.
+ */
 async function glbBounds(bytes: Uint8Array) {
   const doc = await (await modelIO()).readBinary(bytes)
   const min = [Infinity, Infinity, Infinity]
   const max = [-Infinity, -Infinity, -Infinity]
+  const materials = new Set<unknown>()
   for (const mesh of doc.getRoot().listMeshes())
     for (const prim of mesh.listPrimitives()) {
+      if (prim.getMaterial()) materials.add(prim.getMaterial())
       const position = prim.getAttribute('POSITION')!
       const lo = position.getMin([]) as number[]
       const hi = position.getMax([]) as number[]
@@ -60,7 +65,17 @@ async function glbBounds(bytes: Uint8Array) {
         max[k] = Math.max(max[k]!, hi[k]!)
       }
     }
-  return { min, max }
+  return { min, max, materials: materials.size }
+}
+
+/** The materials the USD's meshes are bound to. */
+function usdMaterials(usd: UsdScene): number {
+  const ids = new Set<number>()
+  for (let i = 0; i < usd.numMeshes(); i++) {
+    const id = usd.getMesh(i).materialId
+    if (id >= 0) ids.add(id)
+  }
+  return ids.size
 }
 
 describe('the USDZ of every model of the corpus', () => {
@@ -94,6 +109,8 @@ describe('the USDZ of every model of the corpus', () => {
         expect(geometry.min[k], `${model.name} min ${k}`).toBeCloseTo(bounds.min[k]!, 4)
         expect(geometry.max[k], `${model.name} max ${k}`).toBeCloseTo(bounds.max[k]!, 4)
       }
+      // The materials of the GLB it was made from, each bound to its part.
+      expect(usdMaterials(usd), model.name).toBe(bounds.materials)
       // Every texture of the model is in the package, as PNG or JPEG, and bound to a material.
       const textures = Object.keys(entries).filter((name) => name.startsWith('textures/'))
       expect(textures, model.name).toHaveLength(source.textures.length)
@@ -110,6 +127,20 @@ describe('the USDZ of every model of the corpus', () => {
         expect(image.width, model.name).toBe(source.textures[0]!.width)
       }
     }
+  }, 180_000)
+
+  it('makes the heavy scan’s from its ar tier: the triangles of the ar GLB, within the size cap', async () => {
+    const heavy = corpus.find((m) => m.name === 'heavy')!
+    const bytes = readFileSync(heavy.file)
+    const ar = await optimizeModel(bytes, { ...usdzParams(), format: 'glb' })
+    const { glb: usdz } = await optimizeModel(bytes, usdzParams())
+    expect(usdz.byteLength).toBeLessThan(30 * 1024 * 1024)
+    const files = localFiles(usdz)
+    expect(files[0]?.name).toBe('model.usda')
+    for (const file of files) expect(file.dataOffset % 64, file.name).toBe(0)
+    const usd = await readUsd(usdz, 'heavy.usdz')
+    expect(usdGeometry(usd).triangles).toBe(ar.stats.triangles)
+    expect(usdMaterials(usd)).toBe((await glbBounds(ar.glb)).materials)
   }, 180_000)
 
   it("keeps the animated model's clip: its rotation's keys, over its 4 s", async () => {

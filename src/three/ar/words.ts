@@ -35,8 +35,8 @@ const EN: ArWords = {
   noSurface: 'No surface found there yet: point your phone at it a little longer.',
   placed: (size, percent) =>
     percent === 100
-      ? `Placed at its true size, ${size}. Tap elsewhere to move it; turn it with the buttons.`
-      : `Placed at ${percent}% of its true size (${size} at 100 %). Tap elsewhere to move it.`,
+      ? `Placed at its true size, ${size}. To move it, point at another spot and tap; turn it with the buttons.`
+      : `Placed at ${percent}% of its true size (${size} at 100%). To move it, point at another spot and tap.`,
   turned: (degrees) => `Turned to ${degrees}°.`,
   loadFailed: (reason) =>
     `The model could not be loaded (${reason}). Leave AR to return to the page.`,
@@ -58,8 +58,8 @@ const FR: ArWords = {
   noSurface: 'Aucune surface trouvée là : pointez votre téléphone un peu plus longtemps.',
   placed: (size, percent) =>
     percent === 100
-      ? `Posé à sa taille réelle, ${size}. Touchez ailleurs pour le déplacer ; tournez-le avec les boutons.`
-      : `Posé à ${percent} % de sa taille réelle (${size} à 100 %). Touchez ailleurs pour le déplacer.`,
+      ? `Posé à sa taille réelle, ${size}. Pour le déplacer, visez un autre endroit et touchez ; tournez-le avec les boutons.`
+      : `Posé à ${percent} % de sa taille réelle (${size} à 100 %). Pour le déplacer, visez un autre endroit et touchez.`,
   turned: (degrees) => `Tourné à ${degrees}°.`,
   loadFailed: (reason) =>
     `Le modèle n’a pas pu être chargé (${reason}). Quittez la RA pour revenir à la page.`,

@@ -82,16 +82,22 @@ export async function lookDown(page: Page, degrees: number) {
   }, degrees)
 }
 
-/** A tap on the room: the device's trigger pressed, then released a few frames later. */
+/**
+ * A tap on the room: the device's trigger pressed, and released once the session has seen the
+ * press (its `selectstart`); resolves on its `selectend`, after the page's `select` handlers ran.
+ */
 export async function tapRoom(page: Page) {
-  const trigger = (value: number) =>
-    page.evaluate((value) => {
-      const { device } = (window as unknown as { __xr: Emulated }).__xr
-      device.controllers.right!.updateButtonValue('trigger', value)
-    }, value)
-  await trigger(1)
   await page.evaluate(
-    () => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))),
+    () =>
+      new Promise<void>((resolve) => {
+        const { device } = (window as unknown as { __xr: Emulated }).__xr
+        const session = device.activeSession as EventTarget
+        const trigger = device.controllers.right!
+        session.addEventListener('selectstart', () => trigger.updateButtonValue('trigger', 0), {
+          once: true,
+        })
+        session.addEventListener('selectend', () => resolve(), { once: true })
+        trigger.updateButtonValue('trigger', 1)
+      }),
   )
-  await trigger(0)
 }
