@@ -289,8 +289,10 @@ function run(
       )
       pivot.add(model)
       performance.mark(AR_MARKS.model)
+      // Its first clip plays, as in AR Quick Look; not for a visitor who asked for reduced motion,
+      // for whom the page's viewer holds still too.
       const clip = gltf.animations[0]
-      if (clip) {
+      if (clip && !matchMedia('(prefers-reduced-motion: reduce)').matches) {
         mixer = new AnimationMixer(model)
         mixer.clipAction(clip).play()
       }
