@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test'
+import { expect, test } from './support/visitor'
 import { axeViolations, WCAG } from './support/axe'
 import { languages } from './support/content'
 
@@ -21,7 +21,7 @@ const TEMPLATES = ['', '/about', '/work', '/journal', '/work/lumen-lamp', '/no-s
 
 test.describe('axe finds no WCAG 2.2 A or AA violation', () => {
   for (const url of STATES) {
-    test(url, async ({ page }) => {
+    test(url, async ({ visitor: page }) => {
       await page.goto(url)
       expect(await axeViolations(page)).toEqual([])
     })

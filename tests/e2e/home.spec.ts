@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs'
-import { expect, test } from '@playwright/test'
+import { expect, test } from './support/visitor'
 
 function homeDocument(lang: string): { data: { title: string } } {
   return JSON.parse(readFileSync(`content/documents/page/home/${lang}.json`, 'utf8'))
 }
 
 for (const lang of ['en-us', 'fr-fr']) {
-  test(`the ${lang} home page shows its document's title as the h1`, async ({ page }) => {
+  test(`the ${lang} home page shows its document's title as the h1`, async ({ visitor: page }) => {
     const response = await page.goto(`/${lang}`)
     expect(response?.status()).toBe(200)
     await expect(page.locator('h1')).toHaveText(homeDocument(lang).data.title)

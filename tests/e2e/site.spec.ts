@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext } from '@playwright/test'
+import { type APIRequestContext } from '@playwright/test'
+import { expect, test } from './support/visitor'
 import { axeViolations } from './support/axe'
 import {
   allDocuments,
@@ -15,7 +16,7 @@ const LANGS = languages()
 
 test.describe('every route renders its document from content/, and axe finds no violation', () => {
   for (const route of ROUTES) {
-    test(`${route.url} (${route.type} ${route.key})`, async ({ page, baseURL }) => {
+    test(`${route.url} (${route.type} ${route.key})`, async ({ visitor: page, baseURL }) => {
       const response = await page.goto(route.url)
       expect(response?.status()).toBe(200)
       await expect(page.locator('html')).toHaveAttribute('lang', route.lang)
@@ -81,7 +82,7 @@ test.describe('the work index', () => {
       .filter((d) => d.type === 'project' && d.lang === lang)
       .sort((a, b) => dateOf(b).localeCompare(dateOf(a)))
 
-    test(`${lang}: lists every project newest first over its pages`, async ({ page }) => {
+    test(`${lang}: lists every project newest first over its pages`, async ({ visitor: page }) => {
       const seen: string[] = []
       let url: string | null = `/${lang}/work`
       while (url) {
@@ -93,7 +94,7 @@ test.describe('the work index', () => {
       expect(seen).toEqual(projects.map((p) => p.data.title))
     })
 
-    test(`${lang}: filters by tag`, async ({ page }) => {
+    test(`${lang}: filters by tag`, async ({ visitor: page }) => {
       const tag = projects[0]!.tags[0]!
       await page.goto(`/${lang}/work`)
       await page.locator('.tag-filter').getByRole('link', { name: tag, exact: true }).click()
@@ -118,7 +119,7 @@ test.describe('the journal index', () => {
       .filter((d) => d.type === 'post' && d.lang === lang)
       .sort((a, b) => dateOf(b).localeCompare(dateOf(a)))
 
-    test(`${lang}: lists every post newest first over its pages`, async ({ page }) => {
+    test(`${lang}: lists every post newest first over its pages`, async ({ visitor: page }) => {
       const seen: string[] = []
       let url: string | null = `/${lang}/journal`
       while (url) {
@@ -130,7 +131,7 @@ test.describe('the journal index', () => {
       expect(seen).toEqual(posts.map((p) => p.data.title))
     })
 
-    test(`${lang}: searches the full text with ?q=`, async ({ page }) => {
+    test(`${lang}: searches the full text with ?q=`, async ({ visitor: page }) => {
       // A word from one post's body that no other post of this language uses.
       const target = posts[3]!
       const words = String(target.data.title)
@@ -182,7 +183,7 @@ test('a crawl from each home finds no internal link that fails', async ({ reques
 })
 
 test('the language switcher goes to the same document in the other language and back', async ({
-  page,
+  visitor: page,
 }) => {
   const [first, second] = LANGS as [string, string]
   for (const [type, key] of [
@@ -203,7 +204,9 @@ test('the language switcher goes to the same document in the other language and 
   }
 })
 
-test('an unknown path is a 404 in its language, with the header and footer', async ({ page }) => {
+test('an unknown path is a 404 in its language, with the header and footer', async ({
+  visitor: page,
+}) => {
   for (const lang of LANGS) {
     const settings = documentFile('settings', 'settings', lang)
     const response = await page.goto(`/${lang}/no-such-page/at-all`)
@@ -255,7 +258,7 @@ test('without JavaScript, an unknown path or uid gets the whole 404 in its langu
   }
 })
 
-test('structured data describes the studio, posts and projects', async ({ page }) => {
+test('structured data describes the studio, posts and projects', async ({ visitor: page }) => {
   const jsonLd = async () =>
     (await page.locator('script[type="application/ld+json"]').allTextContents()).map(
       (text) => JSON.parse(text) as Record<string, unknown>,

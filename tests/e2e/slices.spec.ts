@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { expect, test, type Page } from '@playwright/test'
+import { type Page } from '@playwright/test'
+import { expect, test } from './support/visitor'
 import { compressToEncodedURIComponent } from 'lz-string'
 import { apiSliceMocksOf, slicesWithMocks } from '../../scripts/slices/api-mocks'
 
@@ -28,7 +29,7 @@ const withMocks = slicesWithMocks()
 
 test.describe('the slice simulator renders every variation in mocks.json', () => {
   for (const name of withMocks) {
-    test(name, async ({ page, baseURL }) => {
+    test(name, async ({ visitor: page, baseURL }) => {
       const mocks = apiSliceMocksOf(name)
       const model = JSON.parse(readFileSync(path.join(SLICES, name, 'model.json'), 'utf8'))
       // The mocks cover every variation of the model.
@@ -47,7 +48,7 @@ test.describe('the slice simulator renders every variation in mocks.json', () =>
   }
 })
 
-test('an unknown slice renders nothing in production', async ({ page, baseURL }) => {
+test('an unknown slice renders nothing in production', async ({ visitor: page, baseURL }) => {
   const known = apiSliceMocksOf('RichText')[0]
   const frame = await simulate(page, baseURL, [
     { ...known, id: 'unknown$1', slice_type: 'not_a_slice' },

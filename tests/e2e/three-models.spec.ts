@@ -4,7 +4,8 @@
 // stays still under reduced motion), and nothing breaks the page's policy or throws, in the
 // page or in the render worker. A file that cannot be drawn shows the poster and the slice's
 // message, and the console names the file and the reason once.
-import { expect, test, type Locator, type Page } from '@playwright/test'
+import { type Locator, type Page } from '@playwright/test'
+import { expect, test } from './support/visitor'
 import {
   brokenModels,
   CORPUS,
@@ -95,7 +96,7 @@ async function corpusModel(name: string): Promise<CorpusModel> {
 for (const path of RENDER_PATHS) {
   test.describe(`models as designers export them, ${path} path`, () => {
     for (const name of CORPUS) {
-      test(`${name} goes live, drawn as made`, async ({ page }) => {
+      test(`${name} goes live, drawn as made`, async ({ tab: page }) => {
         test.slow(name === 'heavy')
         const model = await corpusModel(name)
         const seen = await record(page)
