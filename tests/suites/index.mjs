@@ -21,6 +21,8 @@
 //   Varnish as much as they compute. Not beside `engines` and `nodes`: a build beside them starved
 //   Firefox's Draco and KTX2 decoders (WebGL in software) past their minute, and slowed the Redis
 //   outage test's nodes past its timing; both failed there in two runs of three.
+//   The `checks` lane holds `format` and `content`, which run beside `lint` and `types`: each of
+//   the four keeps one core busy, and one after another they left the other idle.
 //
 // `npm run test:quick` runs only the stages marked `quick` (format, lint, types, content, units),
 // the units without the files that need a browser (BROWSER_FILES in vitest-shared.ts): the loop to
@@ -42,6 +44,7 @@ export const stages = [
   {
     name: 'format',
     quick: true,
+    lane: 'checks',
     kind: 'check',
     about: 'Prettier',
     bin: 'prettier',
@@ -66,6 +69,7 @@ export const stages = [
   {
     name: 'content',
     quick: true,
+    lane: 'checks',
     kind: 'check',
     about: 'every document in content/ against its model',
     bin: 'tsx',
