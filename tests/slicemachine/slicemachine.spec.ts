@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { expect, test, type Locator, type Page } from '@playwright/test'
+import { type Locator, type Page } from '@playwright/test'
+import { expect, test } from '../e2e/support/visitor'
 import { compressToEncodedURIComponent } from 'lz-string'
 import sharp from 'sharp'
 import { apiSliceMocksOf, slicesWithMocks, visibleText } from '../../scripts/slices/api-mocks'
@@ -115,7 +116,7 @@ test('the simulator opened with its slices in the URL shows them, with no hydrat
 
 for (const name of SLICES) {
   for (const mock of apiSliceMocksOf(name)) {
-    test(`the simulator shows ${name} / ${mock.variation} from its mock`, async ({ page }) => {
+    test(`the simulator shows ${name} / ${mock.variation} from its mock`, async ({ tab: page }) => {
       // Uncaught errors of Slice Machine's page and of the simulator's frame (a hydration
       // failure among them) fail the test.
       const errors: string[] = []
