@@ -76,9 +76,15 @@ async function readDocument(bytes: Uint8Array): Promise<Document> {
     : io.readJSON({ json: JSON.parse(new TextDecoder().decode(bytes)), resources: {} })
 }
 
-/** The model's size in metres (x, y, z: see `modelSize`), or null when it has no geometry. */
-export async function inspectSize(bytes: Uint8Array): Promise<[number, number, number] | null> {
-  return modelSize(await readDocument(bytes))
+/**
+ * `inspectModel`'s stats and the model's size in metres (x, y, z: see `modelSize`; null when it has
+ * no geometry), from one read of the file.
+ */
+export async function inspectModelAndSize(
+  bytes: Uint8Array,
+): Promise<{ stats: ModelStats; size: [number, number, number] | null }> {
+  const doc = await readDocument(bytes)
+  return { stats: documentStats(doc, bytes.byteLength), size: modelSize(doc) }
 }
 
 /**

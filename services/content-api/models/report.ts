@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { mediaHash } from '../images/version'
 import { metres } from '../models-check'
-import { inspectModel, inspectSize, type ModelStats } from './inspect'
+import { inspectModel, inspectModelAndSize, type ModelStats } from './inspect'
 import { TIER_BUDGETS, tierParams } from './params'
 import { createModelVariants, type ModelVariants } from './variants'
 
@@ -60,9 +60,9 @@ export async function reportModels(
     let source: ModelStats
     let label = name
     try {
-      source = await inspectModel(bytes)
       // Its size in metres, as AR shows it (content:check refuses one no real object has).
-      const size = await inspectSize(bytes)
+      const { stats, size } = await inspectModelAndSize(bytes)
+      source = stats
       if (size) label = `${name} (${size.map(metres).join(' × ')})`
     } catch {
       continue // content:check names a model that does not read (../models-check.ts).
