@@ -24,8 +24,6 @@
 //   The `development server` lane (`slicemachine`: Slice Machine and `next dev`, on a port of its
 //   own) starts with it, beside `rtl` and `foreign`: its pages compile on demand and wait on Slice
 //   Machine's frame as much as they compute.
-//   The `checks` lane holds `format` and `content`, which run beside `lint` and `types`: each of
-//   the four keeps one core busy, and one after another they left the other idle.
 //
 // `npm run test:quick` runs only the stages marked `quick` (format, lint, types, content, units),
 // the units without the files that need a browser (BROWSER_FILES in vitest-shared.ts): the loop to
@@ -47,7 +45,6 @@ export const stages = [
   {
     name: 'format',
     quick: true,
-    lane: 'checks',
     kind: 'check',
     about: 'Prettier',
     bin: 'prettier',
@@ -72,7 +69,6 @@ export const stages = [
   {
     name: 'content',
     quick: true,
-    lane: 'checks',
     kind: 'check',
     about: 'every document in content/ against its model',
     bin: 'tsx',
