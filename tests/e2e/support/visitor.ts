@@ -8,10 +8,13 @@ import { test as base, type BrowserContext, type Page } from '@playwright/test'
  * visitor sees: each navigation loads its document afresh; only the scripts, styles and fonts come
  * from the browser's cache, as they do for anyone past the first page. It saves most of each such
  * test's time here: a fresh context's first page compiles the site's scripts and axe's 550 KB
- * again (about 3.4 s of processor time a page on this machine, against 0.8 s in a tab that stays).
+ * again (a page's load and axe check took 3.4 s on a quiet machine, against 0.8 s in a tab that
+ * stays).
  *
- * `tab` is a new tab in that same browser for each test. Tests that need a clean state (cookies,
- * storage, consent, a first visit, an empty cache) keep using `page`.
+ * `tab` is a new tab in that same context for each test. Neither takes the context options of
+ * `test.use` but the viewport (`tab` only): a test that needs another (reduced motion, a colour
+ * scheme, touch, a locale) sets it on the page, or keeps `page`. So do tests that need a clean
+ * state (cookies, storage, consent, a first visit, an empty cache).
  */
 export const test = base.extend<{ visitor: Page; tab: Page }, { visitorContext: BrowserContext }>({
   visitorContext: [
