@@ -17,7 +17,7 @@ const SLICES = slicesWithMocks()
 /** The slices with a 3D scene over a poster. */
 const THREE_D = new Set(['hero', 'model_viewer'])
 /** The development server Slice Machine frames (tests/suites/slicemachine.playwright.ts). */
-const SITE = `http://127.0.0.1:${process.env.SLICEMACHINE_SITE_PORT || 3257}`
+const SITE = `http://127.0.0.1:${process.env.SLICEMACHINE_SITE_PORT || 3247}`
 /** Slice Machine's URL segment for the library `./src/slices` ("/" becomes "--"). */
 const LIBRARY = './src/slices'.replace(/\//g, '--')
 

@@ -15,15 +15,12 @@
 //   `prepare.env`.
 // - `lane`: the stages of one lane run one after another, beside the rest of the map. The lane
 //   starts where the map lists its first stage; its other stages keep their places in the summary.
-//   The `own builds` lane holds two of the suites that build and serve a site of their own (on a
-//   copy of the repository): after `e2e` (which keeps both cores busy on its own), `engines` and
-//   `nodes`, it runs beside the others, which wait on browsers, Redis and Varnish as much as they
-//   compute. Not beside `engines` and `nodes`: a build beside them starved
+//   The `own builds` lane holds three of the suites that build or serve a site of their own (on a
+//   copy of the repository, or the development server): after `e2e` (which keeps both cores busy on
+//   its own), `engines` and `nodes`, it runs beside the others, which wait on browsers, Redis and
+//   Varnish as much as they compute. Not beside `engines` and `nodes`: a build beside them starved
 //   Firefox's Draco and KTX2 decoders (WebGL in software) past their minute, and slowed the Redis
 //   outage test's nodes past its timing; both failed there in two runs of three.
-//   The `development server` lane (`slicemachine`: Slice Machine and `next dev`, on a port of its
-//   own) starts with it, beside `rtl` and `foreign`: its pages compile on demand and wait on Slice
-//   Machine's frame as much as they compute.
 //
 // `npm run test:quick` runs only the stages marked `quick` (format, lint, types, content, units),
 // the units without the files that need a browser (BROWSER_FILES in vitest-shared.ts): the loop to
@@ -136,13 +133,6 @@ export const stages = [
     lane: 'own builds',
   },
   {
-    name: 'slicemachine',
-    kind: 'playwright',
-    about: 'Slice Machine framing the development server (tests/slicemachine/)',
-    config: 'tests/suites/slicemachine.playwright.ts',
-    lane: 'development server',
-  },
-  {
     name: 'cdn',
     kind: 'vitest',
     about: 'Varnish in front of the site (tests/cdn/)',
@@ -161,5 +151,12 @@ export const stages = [
       args: ['tests/pushed/prepare.ts', '.data/pushed-repository'],
       env: { PUSHED_REPOSITORY_DIR: '.data/pushed-repository' },
     },
+  },
+  {
+    name: 'slicemachine',
+    kind: 'playwright',
+    about: 'Slice Machine framing the development server (tests/slicemachine/)',
+    config: 'tests/suites/slicemachine.playwright.ts',
+    lane: 'own builds',
   },
 ]

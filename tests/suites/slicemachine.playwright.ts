@@ -13,7 +13,7 @@ import base, { oneAtATime, root } from './e2e.playwright'
  * page builder but not in a local Slice Machine. `next dev` writes to `.next/dev`, beside a
  * production build.
  */
-const port = Number(process.env.SLICEMACHINE_SITE_PORT || 3257)
+const port = Number(process.env.SLICEMACHINE_SITE_PORT || 3247)
 const site = `http://127.0.0.1:${port}`
 const sliceMachine = 'http://localhost:9999'
 
