@@ -42,12 +42,14 @@ export const oneAtATime = {
 }
 
 /**
- * The specs of the second lane, about half the suite's time: the longest 3D specs and the AR one.
- * Which specs go where only evens out the lanes (the first lane's own were made shorter by
- * `support/visitor.ts`), so three-never-empty and the shorter 3D specs run in the first.
+ * The specs of the second lane, about half the suite's time: most 3D specs and the AR one. Which
+ * specs go where only evens out the lanes (the first lane's own were made shorter by
+ * `support/visitor.ts`), so three.spec and the shorter 3D specs run in the first. three-never-empty
+ * stays here, beside the lane without 3D, where it has run since it was written: beside the model
+ * corpus (1202a9d) it once found the hero bare after a resize (see docs/testing.md).
  */
 const SECOND_LANE = [
-  /three\.spec\.ts$/,
+  /three-never-empty\.spec\.ts$/,
   /three-frugal\.spec\.ts$/,
   /three-models\.spec\.ts$/,
   /ar\.spec\.ts$/,
