@@ -44,6 +44,8 @@ const totals = { passed: 0, failed: 0 }
 /** Each stage's summary line and timing, in the map's order once the run ends. */
 const outcomes = new Map()
 const timed = { files: [], tests: [] }
+/** Each failed test, with its stage and the start of its message: listed again at the end. */
+const failures = []
 const startedAt = Date.now()
 
 const heading = (stage) => `\n── ${stage.name}: ${stage.about} ──`
@@ -80,6 +82,7 @@ function count(stage, ok) {
   const found = (stage.kind === 'vitest' ? vitestTests : playwrightTests)(report)
   timed.files.push(...found.files.map((f) => ({ stage: stage.name, ...f })))
   timed.tests.push(...found.tests.map((t) => ({ stage: stage.name, ...t })))
+  failures.push(...found.failures.map((f) => ({ stage: stage.name, ...f })))
   if (stage.kind === 'vitest') {
     // A file that fails to load has no failed test of its own: count it as one failure.
     const brokenFiles = (report.testResults ?? []).filter(
@@ -282,6 +285,7 @@ writeFileSync(
       }),
       files: timed.files,
       tests: timed.tests,
+      failures,
     }),
     null,
     2,
@@ -291,5 +295,15 @@ console.log(`\n── summary ──\n${ran.map((stage) => outcomes.get(stage.na
 console.log(
   `wall time ${clock(seconds)}; stage times and the slowest tests: ${results}/timings.json`,
 )
+// What failed, named again at the end: a long run's log is often read from its last lines only.
+if (failures.length)
+  console.log(
+    `\n── failed ──\n${failures
+      .map(
+        (f) =>
+          `${f.stage}${f.project ? ` [${f.project}]` : ''}: ${f.file} › ${f.test}\n${f.error.replace(/^/gm, '    ')}`,
+      )
+      .join('\n')}`,
+  )
 console.log(`tests: ${totals.passed} passed, ${totals.failed} failed`)
 process.exit(totals.failed === 0 ? 0 : 1)

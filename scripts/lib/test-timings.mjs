@@ -13,10 +13,28 @@ export function clock(seconds) {
 
 const relative = (file) => (file ? path.relative(process.cwd(), file) || file : '')
 
-/** Every test of a Vitest JSON report: its file, its full name and its duration in seconds. */
+/**
+ * The first lines of a failure's message, without terminal colours: enough to name what failed
+ * in the run's summary (the full message is in the stage's own output above it).
+ */
+export function firstLines(message, lines = 3) {
+  return String(message ?? '')
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .filter(Boolean)
+    .slice(0, lines)
+    .join('\n')
+}
+
+/**
+ * Every test of a Vitest JSON report: its file, its full name and its duration in seconds; and
+ * each failed test with the start of its message (a file that failed to load is one).
+ */
 export function vitestTests(report) {
   const files = []
   const tests = []
+  const failures = []
   for (const file of report.testResults ?? []) {
     const name = relative(file.name)
     const seconds =
@@ -24,24 +42,47 @@ export function vitestTests(report) {
         ? (file.endTime - file.startTime) / 1000
         : (file.assertionResults ?? []).reduce((sum, a) => sum + (a.duration ?? 0), 0) / 1000
     files.push({ file: name, seconds })
-    for (const a of file.assertionResults ?? [])
+    const assertions = file.assertionResults ?? []
+    for (const a of assertions) {
       tests.push({ file: name, test: a.fullName ?? a.title, seconds: (a.duration ?? 0) / 1000 })
+      if (a.status === 'failed')
+        failures.push({
+          file: name,
+          test: a.fullName ?? a.title,
+          error: firstLines(a.failureMessages?.[0]),
+        })
+    }
+    if (file.status === 'failed' && !assertions.some((a) => a.status === 'failed'))
+      failures.push({ file: name, test: '(the file)', error: firstLines(file.message) })
   }
-  return { files, tests }
+  return { files, tests, failures }
 }
 
-/** Every test of a Playwright JSON report, each retry's time added, and its files' totals. */
+/**
+ * Every test of a Playwright JSON report, each retry's time added, and its files' totals; and
+ * each test that did not pass as expected (a flaky one too) with the start of its first error.
+ */
 export function playwrightTests(report) {
   const tests = []
+  const failures = []
   const walk = (suite, titles) => {
     for (const spec of suite.specs ?? []) {
       for (const test of spec.tests ?? []) {
         const seconds = (test.results ?? []).reduce((sum, r) => sum + (r.duration ?? 0), 0) / 1000
-        tests.push({
-          file: relative(spec.file ? path.resolve(report.config?.rootDir ?? '', spec.file) : ''),
-          test: [...titles, spec.title].filter(Boolean).join(' › '),
-          seconds,
-        })
+        const file = relative(
+          spec.file ? path.resolve(report.config?.rootDir ?? '', spec.file) : '',
+        )
+        const title = [...titles, spec.title].filter(Boolean).join(' › ')
+        tests.push({ file, test: title, seconds })
+        if (test.status === 'unexpected' || test.status === 'flaky') {
+          const error = (test.results ?? []).find((r) => r.error || r.errors?.length)
+          failures.push({
+            file,
+            test: title,
+            ...(test.projectName ? { project: test.projectName } : {}),
+            error: firstLines(error?.error?.message ?? error?.errors?.[0]?.message),
+          })
+        }
       }
     }
     for (const child of suite.suites ?? []) walk(child, [...titles, child.title])
@@ -50,11 +91,19 @@ export function playwrightTests(report) {
   for (const file of report.suites ?? []) walk(file, [])
   const byFile = new Map()
   for (const t of tests) byFile.set(t.file, (byFile.get(t.file) ?? 0) + t.seconds)
-  return { files: [...byFile].map(([file, seconds]) => ({ file, seconds })), tests }
+  return { files: [...byFile].map(([file, seconds]) => ({ file, seconds })), tests, failures }
 }
 
 /** The timings file: stages in the order they ran, then the slowest files and tests overall. */
-export function timingsReport({ started, seconds, stages, files, tests, most = 20 }) {
+export function timingsReport({
+  started,
+  seconds,
+  stages,
+  files,
+  tests,
+  failures = [],
+  most = 20,
+}) {
   const round = (n) => Math.round(n * 10) / 10
   const slowest = (list) =>
     [...list]
@@ -69,5 +118,6 @@ export function timingsReport({ started, seconds, stages, files, tests, most = 2
     stages: stages.map((stage) => ({ ...stage, seconds: round(stage.seconds) })),
     slowestFiles: slowest(files),
     slowestTests: slowest(tests),
+    failures,
   }
 }

@@ -40,6 +40,7 @@ describe('the timings of npm test', () => {
         { file: 'tests/unit/a.test.ts', test: 'a two', seconds: 2 },
         { file: 'tests/unit/b.test.ts', test: 'b', seconds: 0.3 },
       ],
+      failures: [],
     })
   })
 
@@ -76,7 +77,97 @@ describe('the timings of npm test', () => {
         { file: 'tests/e2e/site.spec.ts', test: 'top', seconds: 1 },
         { file: 'tests/e2e/site.spec.ts', test: 'every route › /en-us', seconds: 2.5 },
       ],
+      failures: [],
     })
+  })
+
+  it('names each failed Vitest test and file that did not load, with its message’s first lines', () => {
+    const report = {
+      testResults: [
+        {
+          name: path.resolve('tests/unit/a.test.ts'),
+          status: 'failed',
+          assertionResults: [
+            { fullName: 'a passes', status: 'passed', duration: 10 },
+            {
+              fullName: 'a fails',
+              status: 'failed',
+              duration: 20,
+              failureMessages: [
+                '\u001b[31mAssertionError: expected 1 to be 2\u001b[39m\n\n- Expected\n+ Received\n    at a.test.ts:3',
+              ],
+            },
+          ],
+        },
+        {
+          name: path.resolve('tests/unit/b.test.ts'),
+          status: 'failed',
+          message: "Cannot find module './gone'",
+          assertionResults: [],
+        },
+      ],
+    }
+    expect(vitestTests(report).failures).toEqual([
+      {
+        file: 'tests/unit/a.test.ts',
+        test: 'a fails',
+        error: 'AssertionError: expected 1 to be 2\n- Expected\n+ Received',
+      },
+      { file: 'tests/unit/b.test.ts', test: '(the file)', error: "Cannot find module './gone'" },
+    ])
+  })
+
+  it('names each Playwright test that failed or passed only on a retry, with its project', () => {
+    const report = {
+      config: { rootDir: path.resolve('tests/e2e') },
+      suites: [
+        {
+          title: 'three.spec.ts',
+          specs: [
+            {
+              title: 'fails',
+              file: 'three.spec.ts',
+              tests: [
+                {
+                  projectName: 'chromium-3d',
+                  status: 'unexpected',
+                  results: [
+                    { duration: 1, error: { message: 'Error: run 5: share\n\nExpected: > 0.03' } },
+                  ],
+                },
+              ],
+            },
+            {
+              title: 'flaky',
+              file: 'three.spec.ts',
+              tests: [
+                {
+                  status: 'flaky',
+                  results: [
+                    { duration: 1, errors: [{ message: 'Timeout 30000ms exceeded.' }] },
+                    { duration: 1 },
+                  ],
+                },
+              ],
+            },
+            {
+              title: 'passes',
+              file: 'three.spec.ts',
+              tests: [{ status: 'expected', results: [{ duration: 1 }] }],
+            },
+          ],
+        },
+      ],
+    }
+    expect(playwrightTests(report).failures).toEqual([
+      {
+        file: 'tests/e2e/three.spec.ts',
+        test: 'fails',
+        project: 'chromium-3d',
+        error: 'Error: run 5: share\nExpected: > 0.03',
+      },
+      { file: 'tests/e2e/three.spec.ts', test: 'flaky', error: 'Timeout 30000ms exceeded.' },
+    ])
   })
 
   it('keeps the stages in the order they ran, and the slowest files and tests first', () => {
