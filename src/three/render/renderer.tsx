@@ -254,7 +254,15 @@ function FrameBookkeeping({ shared, lost }: { shared: Shared; lost: boolean }) {
     gl.info.autoReset = false
   }, [gl])
 
+  /** A pixel ratio the last frame chose, applied before the next one draws (see below). */
+  const nextRatio = useRef<number | null>(null)
   useFrame(() => {
+    // A new ratio resizes the canvas's buffer, which empties it: applied here, before the views
+    // draw, not after (the frame would show the canvas empty).
+    if (nextRatio.current !== null) {
+      setDpr(nextRatio.current)
+      nextRatio.current = null
+    }
     gl.info.reset()
     drawn.clear()
   }, -1)
@@ -286,7 +294,8 @@ function FrameBookkeeping({ shared, lost }: { shared: Shared; lost: boolean }) {
     else if (++rate.frames >= 20 || now - rate.since > 2000) {
       const fps = (rate.frames * 1000) / (now - rate.since)
       const dpr = nextDpr(state.viewport.dpr, fps, display.ceiling)
-      if (dpr !== state.viewport.dpr) setDpr(dpr)
+      // Animating: the next frame comes, and takes it before it draws.
+      if (dpr !== state.viewport.dpr) nextRatio.current = dpr
       Object.assign(rate, { since: now, frames: 0 })
     }
     if (debug.hook)
@@ -482,6 +491,7 @@ export function startRenderer(
         waiting.clear()
         for (const id of message.waiting) waiting.add(id)
         const { width, height, dpr } = message.viewport
+        const before = { width: renderer?.domElement.width, height: renderer?.domElement.height }
         if (three.size.width !== width || three.size.height !== height)
           three.setSize(width, height, 0, 0)
         // The display changed (a window moved to another screen, a browser zoom): the renderer
@@ -491,7 +501,13 @@ export function startRenderer(
           display.ceiling = dprCeiling(dpr, tier)
           three.setDpr(startDpr(display.ceiling))
         }
-        invalidate()
+        // A canvas whose buffer changed size is empty: it is drawn again in this same task, so
+        // that no frame shows it empty (a flash of the slots' bare background at each resize,
+        // which a phone's collapsing address bar makes on scroll). Else the next frame draws.
+        const canvasNow = renderer?.domElement
+        if (canvasNow && (canvasNow.width !== before.width || canvasNow.height !== before.height))
+          three.advance(performance.now())
+        else invalidate()
         break
       }
       case 'hidden':
