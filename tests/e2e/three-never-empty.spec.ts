@@ -66,8 +66,21 @@ for (const path of RENDER_PATHS) {
           { engaged: 0, canvas: 0, frame: 0, live: 0, 'live+3': 3 }[moment],
         )
         await page.evaluate(() => window.scrollBy(0, 10))
-        await page.setViewportSize(run % 2 ? RESIZED : { ...PHONE, height: PHONE.height - 40 })
-        // Settled: the renderer has drawn with the page's latest rectangles, and the hero is live.
+        const size = run % 2 ? RESIZED : { ...PHONE, height: PHONE.height - 40 }
+        await page.setViewportSize(size)
+        // Settled: the page has seen the resize (its window has the new size, and two frames have
+        // passed, in which it measured again: before that, its latest rectangles were the
+        // scroll's), the renderer has drawn with the page's latest rectangles, the hero is live.
+        await page.waitForFunction(
+          ([width, height]) => window.innerWidth === width && window.innerHeight === height,
+          [size.width, size.height],
+        )
+        await page.evaluate(
+          () =>
+            new Promise<void>((resolve) =>
+              requestAnimationFrame(() => requestAnimationFrame(() => resolve())),
+            ),
+        )
         await page.waitForFunction(() => {
           const hook = (window as unknown as { __facet3d?: Hook }).__facet3d
           return !!hook && hook.seq >= hook.sent
