@@ -140,12 +140,19 @@ export function createSiteListener({
     const kept = key === undefined ? undefined : pageCache.fresh(key)
     if (kept) return send(req, res, kept)
     if (req.method === 'POST' && pathname === REVALIDATE_PATH) {
-      res.once('finish', () => {
-        if (res.statusCode !== 200) return
-        pageCache.clear()
-        // Once this node is fresh: the CDN fetches again from here, or from a node that is.
-        void cdn?.purge([CONTENT_TAG])
-      })
+      // Emptied as the webhook's 200 is written, not once it has been sent ('finish'): a client
+      // that asks for a page the moment it reads the 200 must not be given a kept one (it was,
+      // now and then, in tests/unit/server-layer.test.ts). Node writes every head through
+      // writeHead, an implicit one too.
+      const writeHead = res.writeHead
+      res.writeHead = function (statusCode, ...rest) {
+        if (statusCode === 200) {
+          pageCache.clear()
+          // Once this node is fresh: the CDN fetches again from here, or from a node that is.
+          void cdn?.purge([CONTENT_TAG])
+        }
+        return writeHead.call(this, statusCode, ...rest)
+      }
     }
     if (isOnDemand(req, pathname, key)) void inTurn(() => answer(req, res, key))
     else void answer(req, res, key)
