@@ -55,5 +55,5 @@ export function startDpr(ceiling: number): number {
 export function nextDpr(current: number, fps: number, ceiling: number): number {
   if (fps < 45) return Math.min(ceiling, Math.max(MIN_DPR, Math.round(current * 80) / 100))
   if (fps > 57) return Math.max(MIN_DPR, Math.min(ceiling, Math.round(current * 115) / 100))
-  return Math.min(current, ceiling)
+  return Math.max(MIN_DPR, Math.min(current, ceiling))
 }
