@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { canvasShare, RENDER_PATHS, slot, url3d } from './three-helpers'
+import { canvasShare, frames, RENDER_PATHS, slot, url3d } from './three-helpers'
 
 // A 3D slot is never empty: whatever happens while the 3D arrives, the visitor sees the poster
 // or the scene, never the slot's bare background. The home page's hero on a phone-sized window
@@ -75,12 +75,7 @@ for (const path of RENDER_PATHS) {
           ([width, height]) => window.innerWidth === width && window.innerHeight === height,
           [size.width, size.height],
         )
-        await page.evaluate(
-          () =>
-            new Promise<void>((resolve) =>
-              requestAnimationFrame(() => requestAnimationFrame(() => resolve())),
-            ),
-        )
+        await frames(page)
         await page.waitForFunction(() => {
           const hook = (window as unknown as { __facet3d?: Hook }).__facet3d
           return !!hook && hook.seq >= hook.sent
