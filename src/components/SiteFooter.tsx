@@ -12,7 +12,7 @@ export function SiteFooter({
 }) {
   const { footer_text, social_links, footer_nav_label, social_label, site_name } = settings.data
   return (
-    <footer className="site-footer">
+    <footer className="site-footer" id="site-footer">
       <div className="site-footer-inner">
         <div className="footer-about">
           <p className="brand">{site_name}</p>

@@ -42,6 +42,13 @@ test.describe('every route renders its document from content/, and axe finds no 
         )
       await expect(page.locator('meta[property="og:title"]')).toHaveAttribute('content', /.+/)
       await expect(page.locator('meta[property="og:image"]')).toHaveAttribute('content', /^https?:/)
+      // No paint before the whole page is parsed, so nothing painted early moves (Chromium paints
+      // a document still being parsed on a slow CPU): the head holds rendering for the footer.
+      await expect(page.locator('head link[rel="expect"][blocking="render"]')).toHaveAttribute(
+        'href',
+        '#site-footer',
+      )
+      await expect(page.locator('footer#site-footer')).toHaveCount(1)
 
       const main = page.locator('main')
       // Each slice of the document is on the page, in order, with its variation.
