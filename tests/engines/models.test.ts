@@ -39,20 +39,48 @@ async function openViewer(engine: Engine, flags = '') {
     (selector) => document.querySelector(selector)?.scrollIntoView({ block: 'center' }),
     VIEWER,
   )
-  return waitFor(
-    engine,
-    'the viewer to settle',
-    (selector) => {
-      const state = document.querySelector(selector)?.getAttribute('data-3d-state')
+  try {
+    return await waitFor(
+      engine,
+      'the viewer to settle',
+      (selector) => {
+        const state = document.querySelector(selector)?.getAttribute('data-3d-state')
+        const poster = document.querySelector(`${selector} [data-3d-stage] > div`)
+        if (state === 'error') return state
+        return state === 'live' && poster && getComputedStyle(poster).opacity === '0'
+          ? state
+          : undefined
+      },
+      [VIEWER],
+      60_000,
+    )
+  } catch (error) {
+    // What the page and the wire showed when it did not settle, so that a failure says where the
+    // viewer stopped: its state, the poster, the renderer's counters, requests still unanswered.
+    const page = await engine.evaluate((selector) => {
+      const slot = document.querySelector(selector)
       const poster = document.querySelector(`${selector} [data-3d-stage] > div`)
-      if (state === 'error') return state
-      return state === 'live' && poster && getComputedStyle(poster).opacity === '0'
-        ? state
-        : undefined
-    },
-    [VIEWER],
-    60_000,
-  )
+      const hook = (window as unknown as { __facet3d?: Record<string, unknown> }).__facet3d
+      return {
+        state: slot?.getAttribute('data-3d-state'),
+        posterOpacity: poster && getComputedStyle(poster).opacity,
+        canvases: document.querySelectorAll('canvas').length,
+        visibility: document.visibilityState,
+        renderer: hook && {
+          path: hook.path,
+          frames: hook.frames,
+          tier: hook.tier,
+          models: hook.models,
+        },
+      }
+    }, VIEWER)
+    const wire = { inFlight: [...engine.inFlight], answered: Object.fromEntries(engine.statuses) }
+    throw new Error(
+      `${(error as Error).message}\npage: ${JSON.stringify(page)}\nwire: ${JSON.stringify(wire)}` +
+        `\nrecorded: ${JSON.stringify(await engine.problems())}`,
+      { cause: error },
+    )
+  }
 }
 
 async function stagePixels(engine: Engine): Promise<Buffer> {

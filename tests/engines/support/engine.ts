@@ -17,6 +17,8 @@ export interface Engine {
   readonly statuses: Map<string, number>
   /** Files served in place of the site's, by path (proxy.ts). */
   readonly replacements: SiteProxy['replacements']
+  /** Requests the browser made that the site has not answered in full yet (proxy.ts). */
+  readonly inFlight: SiteProxy['inFlight']
   /**
    * Opens `path` on the site and waits for its `load` event. Starts the recorder and the byte
    * count afresh.

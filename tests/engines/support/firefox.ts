@@ -49,6 +49,7 @@ export async function launchFirefox(site: string, options: FirefoxOptions): Prom
     bytes: proxy.bytes,
     statuses: proxy.statuses,
     replacements: proxy.replacements,
+    inFlight: proxy.inFlight,
     async goto(path) {
       logged = []
       proxy.reset()

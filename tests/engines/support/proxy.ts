@@ -22,6 +22,8 @@ export type SiteProxy = {
   statuses: Map<string, number>
   /** Bodies served in place of the site's answer, by path (`no-store`, so asked for each time). */
   replacements: Map<string, { body: Uint8Array; type: string }>
+  /** The requests (method and URL) asked for and not yet answered in full, for failure messages. */
+  inFlight: Set<string>
   reset(): void
   close(): Promise<void>
 }
@@ -42,8 +44,12 @@ export async function startProxy(target: string, options: { inject?: string } = 
   const bytes = new Map<string, number>()
   const statuses = new Map<string, number>()
   const replacements = new Map<string, { body: Uint8Array; type: string }>()
+  const inFlight = new Set<string>()
 
   const server: Server = createServer((req, res) => {
+    const key = `${req.method} ${req.url}`
+    inFlight.add(key)
+    res.once('close', () => inFlight.delete(key))
     const replaced = replacements.get(String(req.url).split('?')[0]!)
     if (replaced) {
       statuses.set(String(req.url), 200)
@@ -110,6 +116,7 @@ export async function startProxy(target: string, options: { inject?: string } = 
     bytes,
     statuses,
     replacements,
+    inFlight,
     reset: () => {
       bytes.clear()
       statuses.clear()

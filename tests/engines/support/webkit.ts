@@ -126,6 +126,7 @@ export async function launchWebKit(
     bytes: proxy.bytes,
     statuses: proxy.statuses,
     replacements: proxy.replacements,
+    inFlight: proxy.inFlight,
     async goto(path) {
       proxy.reset()
       await driver.get(`${proxy.origin}${path}`)
