@@ -53,7 +53,8 @@ export function startDpr(ceiling: number): number {
  * 15 % more when they come faster than 57, within [MIN_DPR, ceiling]; unchanged in between.
  */
 export function nextDpr(current: number, fps: number, ceiling: number): number {
-  if (fps < 45) return Math.min(ceiling, Math.max(MIN_DPR, Math.round(current * 80) / 100))
-  if (fps > 57) return Math.max(MIN_DPR, Math.min(ceiling, Math.round(current * 115) / 100))
-  return Math.max(MIN_DPR, Math.min(current, ceiling))
+  const next =
+    fps < 45 ? Math.round(current * 80) / 100 : fps > 57 ? Math.round(current * 115) / 100 : current
+  // One clamp for the three cases; the floor wins over a ceiling below it (none is: see dprCeiling).
+  return Math.max(MIN_DPR, Math.min(ceiling, next))
 }
