@@ -16,8 +16,15 @@ import { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.j
 import { unsupportedRequired } from '../model-formats'
 import { DECODERS_PATH, KTX2_WORKER_FILE } from './decoders'
 
-/** The decoders' worker count each: the page shares two cores or so with everything else. */
-const DECODER_WORKERS = 2
+/**
+ * The decoders' worker count each: the page shares two cores or so with everything else. In the
+ * render worker, one: there Firefox (153 ESR, WebGL in llvmpipe) now and then hung the render
+ * worker for good inside `new Worker()` as it made a decoder's second worker right after its
+ * first, and the model stayed `loading` (docs/3d-models.md, "Decoders"). A second worker only
+ * split one model's meshes between two threads, beside the renderer's own. Not `typeof window`:
+ * the build folds that to the page's answer in every client chunk, the worker's included.
+ */
+const DECODER_WORKERS = 'WorkerGlobalScope' in globalThis ? 1 : 2
 
 /** KTX2Loader's own state, which `SiteKTX2Loader.init` sets as KTX2Loader's `init` would. */
 type KTX2Internals = {
