@@ -2230,6 +2230,61 @@ type MediaTextSliceVariation = MediaTextSliceDefault | MediaTextSliceImageRight
 export type MediaTextSlice = prismic.SharedSlice<'media_text', MediaTextSliceVariation>
 
 /**
+ * Item in *ModelViewer → Default → Primary → Hotspots: points on the model, each with words*
+ */
+export interface ModelViewerSliceDefaultPrimaryHotspotsItem {
+  /**
+   * Label (the hotspot's button says it) field in *ModelViewer → Default → Primary → Hotspots: points on the model, each with words*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: model_viewer.default.primary.hotspots[].label
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  label: prismic.KeyTextField
+
+  /**
+   * Detail (opens from the hotspot) field in *ModelViewer → Default → Primary → Hotspots: points on the model, each with words*
+   *
+   * - **Field Type**: Rich Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: model_viewer.default.primary.hotspots[].detail
+   * - **Documentation**: https://prismic.io/docs/fields/rich-text
+   */
+  detail: prismic.RichTextField
+
+  /**
+   * Position on the model: x y z in metres, in the model's own coordinates (e.g. 0.51 1.4 0.09) field in *ModelViewer → Default → Primary → Hotspots: points on the model, each with words*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: 0 0 0
+   * - **API ID Path**: model_viewer.default.primary.hotspots[].position
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  position: prismic.KeyTextField
+
+  /**
+   * Surface normal there: x y z (the way the surface faces, e.g. 0 0 1) field in *ModelViewer → Default → Primary → Hotspots: points on the model, each with words*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: 0 0 1
+   * - **API ID Path**: model_viewer.default.primary.hotspots[].normal
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  normal: prismic.KeyTextField
+
+  /**
+   * View to turn to (optional): azimuth and polar angle in degrees, then distance in metres (e.g. 30deg 75deg 2.5m) field in *ModelViewer → Default → Primary → Hotspots: points on the model, each with words*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: model_viewer.default.primary.hotspots[].view
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  view: prismic.KeyTextField
+}
+
+/**
  * Primary content in *ModelViewer → Default → Primary*
  */
 export interface ModelViewerSliceDefaultPrimary {
@@ -2282,6 +2337,26 @@ export interface ModelViewerSliceDefaultPrimary {
    * - **Documentation**: https://prismic.io/docs/fields/rich-text
    */
   caption: prismic.RichTextField
+
+  /**
+   * Heading of the hotspots' list (shown without 3D, e.g. “Details”) field in *ModelViewer → Default → Primary*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: model_viewer.default.primary.hotspots_heading
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  hotspots_heading: prismic.KeyTextField
+
+  /**
+   * Hotspots: points on the model, each with words field in *ModelViewer → Default → Primary*
+   *
+   * - **Field Type**: Group
+   * - **Placeholder**: *None*
+   * - **API ID Path**: model_viewer.default.primary.hotspots[]
+   * - **Documentation**: https://prismic.io/docs/fields/repeatable-group
+   */
+  hotspots: prismic.GroupField<Simplify<ModelViewerSliceDefaultPrimaryHotspotsItem>>
 
   /**
    * Turn slowly until touched field in *ModelViewer → Default → Primary*
@@ -2431,7 +2506,7 @@ type ModelViewerSliceVariation = ModelViewerSliceDefault
  * ModelViewer Shared Slice
  *
  * - **API ID**: `model_viewer`
- * - **Description**: A GLB model the visitor can orbit, zoom and reset, with a poster and a text description
+ * - **Description**: A GLB model the visitor can orbit, zoom and reset, with a poster, a text description and hotspots that explain its parts
  * - **Documentation**: https://prismic.io/docs/slices
  */
 export type ModelViewerSlice = prismic.SharedSlice<'model_viewer', ModelViewerSliceVariation>
@@ -3155,6 +3230,7 @@ declare module '@prismicio/client' {
       MediaTextSliceDefault,
       MediaTextSliceImageRight,
       ModelViewerSlice,
+      ModelViewerSliceDefaultPrimaryHotspotsItem,
       ModelViewerSliceDefaultPrimary,
       ModelViewerSliceVariation,
       ModelViewerSliceDefault,

@@ -3,12 +3,14 @@ import { checkFolder, defaultModelsDir, formatProblems } from './validate'
 import { checkSliceMocks } from './slice-mocks'
 import path from 'node:path'
 import { checkModels, modelFiles } from './models-check'
+import { checkHotspots } from './hotspots-check'
 import { reportModels } from './models/report'
 
 /**
  * `npm run content:check [-- --content DIR --models DIR]`: every document, published or in a
  * release, against its model, each slice's Slice Machine mocks against theirs, and every 3D
- * model in the media folder as the renderer reads it (services/content-api/models-check.ts);
+ * model in the media folder as the renderer reads it (services/content-api/models-check.ts), and
+ * each model viewer's hotspots against their model (services/content-api/hotspots-check.ts);
  * exits 1 with the report, warnings included (the API serves what only warns, as Prismic would;
  * CI does not). Models come from DIR itself when it has `customtypes/`, else from `.`.
  *
@@ -28,7 +30,12 @@ async function main() {
   const checked = checkFolder(values.content, modelsDir)
   const { store } = checked
   const models = await checkModels(values.content)
-  const problems = [...checked.problems, ...checkSliceMocks(modelsDir), ...models.problems]
+  const problems = [
+    ...checked.problems,
+    ...checkSliceMocks(modelsDir),
+    ...models.problems,
+    ...checkHotspots([store, ...checked.releases], models.bounds),
+  ]
   if (problems.length > 0) {
     console.error(formatProblems(problems, store.dir))
     process.exit(1)

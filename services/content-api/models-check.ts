@@ -121,12 +121,25 @@ export function metres(length: number): string {
  * every node's transform), or null when it has no geometry.
  */
 export function modelSize(document: Document): [number, number, number] | null {
+  const box = modelBounds(document)
+  return box ? (box.max.map((c, k) => c - box.min[k]!) as [number, number, number]) : null
+}
+
+/** A model's bounding box in its own coordinates (metres), corner to corner. */
+export type ModelBounds = { min: [number, number, number]; max: [number, number, number] }
+
+/**
+ * The box around the model's default scene (or its first), with every node's transform: the
+ * coordinates its hotspots are written in. Null when it has no geometry.
+ */
+export function modelBounds(document: Document): ModelBounds | null {
   const root = document.getRoot()
   const scene = root.getDefaultScene() ?? root.listScenes()[0]
   if (!scene) return null
   const { min, max } = getBounds(scene)
-  const size = [0, 1, 2].map((k) => max[k]! - min[k]!) as [number, number, number]
-  return size.every(Number.isFinite) ? size : null
+  return [...min, ...max].every(Number.isFinite)
+    ? { min: [...min] as ModelBounds['min'], max: [...max] as ModelBounds['max'] }
+    : null
 }
 
 /** Why the model's size is not a real object's (see `PLAUSIBLE_SIZE`), or null. */
@@ -146,13 +159,20 @@ export function sizeProblem(size: [number, number, number] | null): string | nul
  * Every model under `<contentDir>/media` that cannot be drawn, each naming its file, and how many
  * models were read.
  */
-export async function checkModels(
-  contentDir: string,
-): Promise<{ problems: ContentProblem[]; count: number }> {
+export async function checkModels(contentDir: string): Promise<{
+  problems: ContentProblem[]
+  count: number
+  bounds: Map<string, ModelBounds>
+}> {
   const problems: ContentProblem[] = []
+  const bounds = new Map<string, ModelBounds>()
   const files = modelFiles(path.join(contentDir, 'media'))
   for (const file of files) {
     const model = await readModel(readFileSync(file), file)
+    if (typeof model !== 'string') {
+      const box = modelBounds(model)
+      if (box) bounds.set(path.relative(path.join(contentDir, 'media'), file), box)
+    }
     if (typeof model === 'string')
       problems.push({
         file: path.relative(contentDir, file),
@@ -169,5 +189,5 @@ export async function checkModels(
         })
     }
   }
-  return { problems, count: files.length }
+  return { problems, count: files.length, bounds }
 }

@@ -734,13 +734,14 @@ export function loadChecked(
  * What `content:check` reports: every problem of the published documents and of each release,
  * each once (a release repeats the published documents it does not replace).
  */
-export function checkFolder(contentDir: string, modelsDir?: string): CheckedStore {
+export function checkFolder(
+  contentDir: string,
+  modelsDir?: string,
+): CheckedStore & { releases: ContentStore[] } {
   const master = loadChecked(contentDir, modelsDir)
-  const problems = uniqueProblems([
-    master.problems,
-    ...listReleases(contentDir).map((r) => loadChecked(contentDir, modelsDir, r.id).problems),
-  ])
-  return { store: master.store, problems }
+  const releases = listReleases(contentDir).map((r) => loadChecked(contentDir, modelsDir, r.id))
+  const problems = uniqueProblems([master.problems, ...releases.map((r) => r.problems)])
+  return { store: master.store, problems, releases: releases.map((r) => r.store) }
 }
 
 /** The problems of several stores, each reported once. */

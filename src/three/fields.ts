@@ -2,6 +2,7 @@
 import { isFilled, type Content } from '@prismicio/client'
 import type { ArSettings } from '@/lib/ar'
 import { modelMediaUrl } from '@/lib/content/media-url'
+import { toHotspot, type Hotspot } from './hotspots'
 import type { ThreeSlotLabels } from './ThreeSlot'
 import type { SceneSpec } from './store'
 
@@ -126,4 +127,31 @@ export function viewerAr(
       title: (p.heading ?? '').trim() || (p.description ?? '').trim(),
     },
   }
+}
+
+/** One hotspot's words, and where the renderer places it (null: its fields do not parse). */
+export type HotspotNote = {
+  label: string
+  detail: Content.ModelViewerSliceDefaultPrimaryHotspotsItem['detail']
+  hotspot: Hotspot | null
+}
+
+/**
+ * The model viewer's hotspots as the page lists them: each that has a label or a detail, in the
+ * editor's order (a row left empty in Slice Machine is none), with its parsed placement. A
+ * hotspot whose position or normal does not parse keeps its words (content:check names it).
+ */
+export function viewerHotspots(slice: Content.ModelViewerSlice): {
+  heading: string
+  notes: HotspotNote[]
+} {
+  const p = slice.primary
+  const notes = (p.hotspots ?? [])
+    .filter((item) => !!item.label?.trim() || isFilled.richText(item.detail))
+    .map((item) => ({
+      label: item.label?.trim() ?? '',
+      detail: item.detail ?? [],
+      hotspot: toHotspot(item),
+    }))
+  return { heading: p.hotspots_heading?.trim() ?? '', notes }
 }

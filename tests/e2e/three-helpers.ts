@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs'
 import { expect, type Locator, type Page } from '@playwright/test'
 import sharp from 'sharp'
+import { showcaseHotspots } from './support/content'
 
 type Slice = { slice_type: string; variation: string; primary: Record<string, unknown> }
 
@@ -24,6 +25,20 @@ export function showcase(lang = 'en-us'): {
     model: find('hero', 'model'),
     viewer: find('model_viewer', 'default'),
   }
+}
+
+/**
+ * The hotspots' list under the viewer holds each label and detail, in order, visible on the page
+ * (without 3D, before it, or when the model failed).
+ */
+export async function expectHotspotList(page: Page, lang = 'en-us'): Promise<void> {
+  const { heading, items } = showcaseHotspots(lang)
+  const list = page.getByRole('region', { name: heading })
+  await expect(list).toBeVisible()
+  await expect(list.getByRole('heading', { name: heading })).toBeVisible()
+  await expect(list.getByRole('listitem')).toHaveText(
+    items.map(([label, detail]) => label + detail),
+  )
 }
 
 /** Where the 3D renders: in a worker (the default) or on the main thread (`?debug3d=main`). */

@@ -15,6 +15,7 @@ import {
 } from '../fixtures/model-corpus'
 import {
   changedShare,
+  expectHotspotList,
   pixels,
   RENDER_PATHS,
   showcase,
@@ -155,6 +156,8 @@ for (const path of RENDER_PATHS) {
         })
         await expect(viewer.root.getByText(content.viewer.error_message)).toBeVisible()
         await expect(viewer.poster).toBeVisible()
+        // The hotspots' words stay, listed under the poster.
+        await expectHotspotList(page)
         const lines = seen.errors.filter((line) => line.includes('lamp.glb'))
         expect(lines, broken.name).toHaveLength(1)
         expect(lines[0], broken.name).toMatch(/^3D: the model \S+lamp\.glb\S* cannot be drawn: /)

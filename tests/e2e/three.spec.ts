@@ -2,6 +2,7 @@ import { expect, test, type Page, type Request } from '@playwright/test'
 import {
   changedShare,
   COUNT_WEBGL_CONTEXTS,
+  expectHotspotList,
   frames,
   pixels,
   RENDER_PATHS,
@@ -11,6 +12,7 @@ import {
   url3d,
   waitLive,
 } from './three-helpers'
+import { showcaseHotspots } from './support/content'
 
 // The showcase page holds the three kinds of scene, in this order.
 const PROCEDURAL = 0
@@ -252,6 +254,10 @@ for (const path of RENDER_PATHS) {
       ).toBeVisible()
       await expect(page.getByText(content.viewer.description, { exact: true })).toBeVisible()
       await expect(page.getByRole('button', { name: content.viewer.reset_label })).toHaveCount(0)
+      // The hotspots' words are not lost: listed under the viewer, as they are in the HTML.
+      await expectHotspotList(page)
+      const html = await (await page.request.get('/en-us/showcase')).text()
+      for (const [label] of showcaseHotspots().items) expect(html).toContain(label)
     })
 
     test('with reduced motion: a still frame, nothing moves by itself', async ({ browser }) => {
@@ -298,6 +304,8 @@ for (const path of RENDER_PATHS) {
       await expect(page.locator('canvas')).toHaveCount(0)
       expect(page.workers()).toEqual([])
       await expect(hero.poster).toBeVisible()
+      // Before the 3D starts, the viewer's hotspots are listed under its poster.
+      await expectHotspotList(page)
 
       await hero.root.getByRole('button', { name: content.procedural.load_label }).click()
       await waitLive(page, PROCEDURAL)

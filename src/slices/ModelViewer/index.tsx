@@ -3,7 +3,7 @@ import { PrismicRichText, type SliceComponentProps } from '@prismicio/react'
 import { ArLink } from '@/components/ArLink'
 import { ContentImage } from '@/components/ContentImage'
 import ThreeSlot from '@/three/ThreeSlot'
-import { viewerAr, viewerSlot } from '@/three/fields'
+import { viewerAr, viewerHotspots, viewerSlot } from '@/three/fields'
 
 /** Props for `ModelViewer`. */
 export type ModelViewerProps = SliceComponentProps<Content.ModelViewerSlice>
@@ -12,12 +12,19 @@ export type ModelViewerProps = SliceComponentProps<Content.ModelViewerSlice>
  * A 3D model the visitor can turn: its poster and text description first, the live viewer (from
  * src/three) once the page is idle. Without WebGL the poster and the description stand in. When
  * the editor turned AR on, a phone that can place the model in the room gets a link to do so.
+ * The hotspots' labels and details are listed under it as plain content, in the HTML: read by
+ * search engines and screen readers, and kept with no WebGL, with Save-Data, before the 3D
+ * starts and when the model fails.
  */
 export default function ModelViewer({ slice, index }: ModelViewerProps) {
   const { heading, poster, caption } = slice.primary
   const slot = viewerSlot(slice)
   const ar = viewerAr(slice)
   const figureId = `model-viewer-${index + 1}`
+  const hotspots = viewerHotspots(slice)
+  const hotspotsId = `${figureId}-hotspots`
+  // The list's heading is one level below the slice's, or the slice's level when it has none.
+  const ListHeading = isFilled.keyText(heading) ? 'h3' : 'h2'
   return (
     <section
       className="slice slice-model-viewer"
@@ -43,6 +50,23 @@ export default function ModelViewer({ slice, index }: ModelViewerProps) {
           </figcaption>
         )}
       </figure>
+      {hotspots.notes.length > 0 && (
+        <section
+          className="model-hotspots"
+          data-hotspots
+          aria-labelledby={hotspots.heading ? hotspotsId : undefined}
+        >
+          {hotspots.heading && <ListHeading id={hotspotsId}>{hotspots.heading}</ListHeading>}
+          <ul>
+            {hotspots.notes.map((note, i) => (
+              <li key={i} className="model-hotspot">
+                {note.label && <strong className="model-hotspot-label">{note.label}</strong>}
+                <PrismicRichText field={note.detail} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
     </section>
   )
 }

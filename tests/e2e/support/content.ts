@@ -97,3 +97,15 @@ export function richText(field: unknown): string {
 export function dateOf(doc: ContentFile): string {
   return String(doc.data.date ?? '')
 }
+
+/** The showcase viewer's hotspots as committed: its list's heading, each label and its detail. */
+export function showcaseHotspots(lang = 'en-us'): { heading: string; items: [string, string][] } {
+  const viewer = documentFile('page', 'showcase', lang).data.slices!.find(
+    (slice) => slice.slice_type === 'model_viewer',
+  )!.primary
+  const hotspots = viewer.hotspots as { label: string; detail: unknown }[]
+  return {
+    heading: viewer.hotspots_heading as string,
+    items: hotspots.map((hotspot) => [hotspot.label, richText(hotspot.detail)]),
+  }
+}

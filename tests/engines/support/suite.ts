@@ -4,7 +4,7 @@ import path from 'node:path'
 import * as prismic from '@prismicio/client'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { documentFile, languages, routes, urlOf } from '../../e2e/support/content'
+import { documentFile, languages, routes, showcaseHotspots, urlOf } from '../../e2e/support/content'
 import { DEFAULT_RECHECK_MS } from '../../../server/page-cache.mjs'
 import { until, waitFor, type Engine } from './engine'
 
@@ -244,9 +244,18 @@ export function engineSuite(
         expect(await engine.problems()).toEqual([])
       })
 
-      it('the showcase offers no AR on a desktop; in a preview, one line says why', async () => {
+      it('the showcase lists its hotspots under the viewer, and offers no AR on a desktop; in a preview, one line says why', async () => {
         const showcase = urlOf(documentFile('page', 'showcase', 'en-us'))!
         await engine.goto(showcase)
+        // Each hotspot's label and detail, in order, shown under the viewer as the page's text.
+        const { items } = showcaseHotspots()
+        expect(
+          await engine.evaluate(() =>
+            Array.from(document.querySelectorAll('[data-hotspots] li'), (item) =>
+              (item as HTMLElement).offsetHeight > 0 ? item.textContent : null,
+            ),
+          ),
+        ).toEqual(items.map(([label, detail]) => label + detail))
         // React has hydrated the viewer's stage and two frames have passed: the AR decision
         // (nothing, on a desktop) has rendered.
         await waitFor(

@@ -1,0 +1,110 @@
+// `content:check`'s hotspots: each hotspot of each model viewer slice (src/slices/ModelViewer),
+// in the published documents and in every release, must have a label, a position and a normal of
+// three numbers, a view the viewer can turn to (or none), and a position on or near its model: not
+// farther outside the model's bounds than `BOUNDS_MARGIN` of its largest side (a position typed
+// in centimetres, or copied from another model, is refused here rather than shown in mid-air).
+// Each problem names the document's file, the slice and the field.
+import {
+  BOUNDS_MARGIN,
+  hotspotProblems,
+  outside,
+  parseVec3,
+  type HotspotFields,
+} from '../../src/three/hotspots'
+import type { ModelBounds } from './models-check'
+import { metres } from './models-check'
+import { MEDIA_TOKEN, type ContentProblem, type ContentStore } from './store'
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
+type Slice = { slice_type: string; primary?: Record<string, Json> }
+
+const isSlice = (value: Json): value is Json & Slice =>
+  !!value && typeof value === 'object' && !Array.isArray(value) && 'slice_type' in value
+
+/** The media file a model link names, relative to `media/`, when it is the content folder's. */
+function mediaFile(link: Json | undefined): string | null {
+  if (!link || typeof link !== 'object' || Array.isArray(link)) return null
+  const url = link.url
+  if (typeof url !== 'string' || !url.startsWith(`${MEDIA_TOKEN}/`)) return null
+  return decodeURIComponent(url.slice(MEDIA_TOKEN.length + 1).split(/[?#]/)[0]!)
+}
+
+const box = (b: ModelBounds) =>
+  (['x', 'y', 'z'] as const)
+    .map((axis, k) => `${axis} ${+b.min[k]!.toFixed(3)} to ${+b.max[k]!.toFixed(3)}`)
+    .join(', ')
+
+/** The problems of one model viewer slice's hotspots, at `at` (its JSON path). */
+function sliceProblems(
+  slice: Slice,
+  at: string,
+  file: string,
+  bounds: Map<string, ModelBounds>,
+): ContentProblem[] {
+  const hotspots = slice.primary?.hotspots
+  if (!Array.isArray(hotspots)) return []
+  const model = mediaFile(slice.primary?.model)
+  const modelBox = model ? bounds.get(model) : undefined
+  const problems: ContentProblem[] = []
+  hotspots.forEach((item, i) => {
+    if (!item || typeof item !== 'object' || Array.isArray(item)) return
+    const fields = item as HotspotFields & Record<string, Json>
+    // A row Slice Machine adds and the editor leaves empty is no hotspot: Prismic keeps it.
+    const written = ['label', 'detail', 'position', 'normal', 'view'].some((name) => {
+      const value = fields[name]
+      return Array.isArray(value) ? value.length > 0 : typeof value === 'string' && !!value.trim()
+    })
+    if (!written) return
+    const where = `${at}.primary.hotspots[${i}]`
+    const say = (field: string, message: string) =>
+      problems.push({
+        file,
+        path: `${where}.${field}`,
+        message: `(slice ${slice.slice_type}, hotspot ${i + 1}${fields.label ? ` "${fields.label}"` : ''}) ${message}`,
+      })
+    for (const problem of hotspotProblems(fields)) say(problem.field, problem.message)
+    const position = parseVec3(fields.position)
+    if (!position.ok || !modelBox || !model) return
+    const side = Math.max(...modelBox.max.map((c, k) => c - modelBox.min[k]!))
+    const off = outside(position.value, modelBox.min, modelBox.max)
+    const far = Math.hypot(...off)
+    if (far > BOUNDS_MARGIN * side)
+      say(
+        'position',
+        `is ${position.value.join(' ')}, ${metres(far)} outside the model ${model} (its bounds: ${box(modelBox)}, in metres): a hotspot sits on its model, in the model's own coordinates`,
+      )
+  })
+  return problems
+}
+
+/** Every slice of a document, with its JSON path, in every slice zone. */
+function* slicesOf(data: Record<string, Json>): Generator<[Slice, string]> {
+  for (const [name, value] of Object.entries(data)) {
+    if (!Array.isArray(value)) continue
+    for (const [i, slice] of value.entries())
+      if (isSlice(slice)) yield [slice, `$.data.${name}[${i}]`]
+  }
+}
+
+/**
+ * The hotspot problems of every document in `stores` (the published documents, then each
+ * release), each once. `bounds`: each model's box, by its path under `media/` (checkModels).
+ */
+export function checkHotspots(
+  stores: ContentStore[],
+  bounds: Map<string, ModelBounds>,
+): ContentProblem[] {
+  const seen = new Set<string>()
+  const problems: ContentProblem[] = []
+  for (const store of stores)
+    for (const entry of store.documents)
+      for (const [slice, at] of slicesOf(entry.doc.data as Record<string, Json>)) {
+        if (slice.slice_type !== 'model_viewer') continue
+        for (const problem of sliceProblems(slice, at, entry.file, bounds)) {
+          const key = `${problem.file}\0${problem.path}\0${problem.message}`
+          if (!seen.has(key)) problems.push(problem)
+          seen.add(key)
+        }
+      }
+  return problems
+}
