@@ -4,6 +4,7 @@
 // farther outside the model's bounds than `BOUNDS_MARGIN` of its largest side (a position typed
 // in centimetres, or copied from another model, is refused here rather than shown in mid-air).
 // Each problem names the document's file, the slice and the field.
+import { isFilled, type RichTextField } from '@prismicio/client'
 import {
   BOUNDS_MARGIN,
   hotspotProblems,
@@ -52,7 +53,9 @@ function sliceProblems(
     // A row Slice Machine adds and the editor leaves empty is no hotspot: Prismic keeps it.
     const written = ['label', 'detail', 'position', 'normal', 'view'].some((name) => {
       const value = fields[name]
-      return Array.isArray(value) ? value.length > 0 : typeof value === 'string' && !!value.trim()
+      return Array.isArray(value)
+        ? isFilled.richText(value as RichTextField)
+        : typeof value === 'string' && !!value.trim()
     })
     if (!written) return
     const where = `${at}.primary.hotspots[${i}]`

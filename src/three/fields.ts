@@ -2,7 +2,6 @@
 import { isFilled, type Content } from '@prismicio/client'
 import type { ArSettings } from '@/lib/ar'
 import { modelMediaUrl } from '@/lib/content/media-url'
-import { toHotspot, type Hotspot } from './hotspots'
 import type { ThreeSlotLabels } from './ThreeSlot'
 import type { SceneSpec } from './store'
 
@@ -129,17 +128,16 @@ export function viewerAr(
   }
 }
 
-/** One hotspot's words, and where the renderer places it (null: its fields do not parse). */
+/** One hotspot's words. */
 export type HotspotNote = {
   label: string
   detail: Content.ModelViewerSliceDefaultPrimaryHotspotsItem['detail']
-  hotspot: Hotspot | null
 }
 
 /**
  * The model viewer's hotspots as the page lists them: each that has a label or a detail, in the
- * editor's order (a row left empty in Slice Machine is none), with its parsed placement. A
- * hotspot whose position or normal does not parse keeps its words (content:check names it).
+ * editor's order (a row left empty in Slice Machine is none). A hotspot whose position or normal
+ * does not parse keeps its words (content:check names it).
  */
 export function viewerHotspots(slice: Content.ModelViewerSlice): {
   heading: string
@@ -148,10 +146,6 @@ export function viewerHotspots(slice: Content.ModelViewerSlice): {
   const p = slice.primary
   const notes = (p.hotspots ?? [])
     .filter((item) => !!item.label?.trim() || isFilled.richText(item.detail))
-    .map((item) => ({
-      label: item.label?.trim() ?? '',
-      detail: item.detail ?? [],
-      hotspot: toHotspot(item),
-    }))
+    .map((item) => ({ label: item.label?.trim() ?? '', detail: item.detail ?? [] }))
   return { heading: p.hotspots_heading?.trim() ?? '', notes }
 }

@@ -1,7 +1,7 @@
 // A model viewer's hotspots, as an editor writes them in the slice (src/slices/ModelViewer): a
 // label, a detail, a position and a surface normal in the model's own coordinates (glTF: metres,
-// y up), and an optional view to turn to. The page, `content:check` and the renderer read the
-// same fields through these parsers. Imports no three.js: the page's server code uses it too.
+// y up), and an optional view to turn to. `content:check` reads them through these parsers, as
+// the renderer will when it pins them on the model. Imports no three.js.
 //
 // The text formats are `<model-viewer>`'s (data-position, data-normal, camera-orbit), so values
 // a studio already wrote for it paste in as they are: `0.51 1.4 0.09`, `0.51m 1.4m 0.09m`,
@@ -13,14 +13,6 @@ export type Vec3 = [number, number, number]
 
 /** A camera orbit around the model: angles in radians, distance in metres (null: the viewer's). */
 export type Orbit = { azimuth: number; polar: number; distance: number | null }
-
-/** A hotspot the renderer can place: the slice's words and its parsed position, normal, view. */
-export type Hotspot = {
-  label: string
-  position: Vec3
-  normal: Vec3
-  view: Orbit | null
-}
 
 /** What a parse gives: the value, or a sentence saying what is wrong (after "is …"). */
 export type Parsed<T> = { ok: true; value: T } | { ok: false; reason: string }
@@ -150,24 +142,6 @@ export function hotspotProblems(fields: HotspotFields): { field: string; message
     if (!view.ok) problems.push({ field: 'view', message: `is ${view.reason}` })
   }
   return problems
-}
-
-/**
- * The hotspot the renderer can place, or null when its label, position or normal does not parse
- * (its words are still listed on the page). A view that does not parse is left out.
- */
-export function toHotspot(fields: HotspotFields): Hotspot | null {
-  const label = fields.label?.trim()
-  const position = parseVec3(fields.position)
-  const normal = parseNormal(fields.normal)
-  if (!label || !position.ok || !normal.ok) return null
-  const view = fields.view?.trim() ? parseOrbit(fields.view) : null
-  return {
-    label,
-    position: position.value,
-    normal: normal.value,
-    view: view?.ok ? view.value : null,
-  }
 }
 
 /** How far outside a box a point is, in metres (0 inside), per axis. */

@@ -1,6 +1,6 @@
 import type { Content } from '@prismicio/client'
 import { describe, expect, it } from 'vitest'
-import { heroSlot, viewerSlot } from '../../src/three/fields'
+import { heroSlot, viewerHotspots, viewerSlot } from '../../src/three/fields'
 
 const model = {
   link_type: 'Media',
@@ -49,5 +49,43 @@ describe("a model's animation, as the slice asks for it", () => {
       items: [],
     } as unknown as Content.HeroSlice)
     expect(hero.spec).toMatchObject({ kind: 'model', animate: true, clip: 'Sway' })
+  })
+})
+
+describe("the model viewer's hotspots, as the page lists them", () => {
+  const slice = (primary: Record<string, unknown>) =>
+    ({
+      slice_type: 'model_viewer',
+      variation: 'default',
+      primary: { model, ...primary },
+      items: [],
+    }) as unknown as Content.ModelViewerSlice
+  const detail = (text: string) => [{ type: 'paragraph', text, spans: [] }]
+
+  it('lists each with words, in order, and skips a row left empty', () => {
+    expect(
+      viewerHotspots(
+        slice({
+          hotspots_heading: ' Details ',
+          hotspots: [
+            { label: ' Joint ', detail: detail('Holds.'), position: 'x', normal: null, view: null },
+            { label: null, detail: [], position: null, normal: null, view: null },
+            { label: '', detail: detail('No label, still read.'), position: '0 0 0' },
+            { label: 'Base', detail: [], position: '0 0 0', normal: '0 1 0', view: null },
+          ],
+        }),
+      ),
+    ).toEqual({
+      heading: 'Details',
+      notes: [
+        { label: 'Joint', detail: detail('Holds.') },
+        { label: '', detail: detail('No label, still read.') },
+        { label: 'Base', detail: [] },
+      ],
+    })
+  })
+
+  it('lists none for a document written before the field existed', () => {
+    expect(viewerHotspots(slice({}))).toEqual({ heading: '', notes: [] })
   })
 })
