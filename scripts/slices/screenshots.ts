@@ -39,6 +39,7 @@ async function main() {
     await page.goto(`${site}/robots.txt`)
     for (const name of slicesWithMocks()) {
       for (const mock of apiSliceMocksOf(name)) {
+        await page.setViewportSize({ width: 1200, height: 900 })
         await page.setContent(
           `<iframe title="simulator" src="${site}${simulatorPath([mock])}" style="border:0;width:1200px;height:900px"></iframe>`,
         )
@@ -47,6 +48,17 @@ async function main() {
           `[data-slice-type="${mock.slice_type}"][data-slice-variation="${mock.variation}"]`,
         )
         await slice.waitFor({ state: 'visible', timeout: 60_000 })
+        // A slice taller than the frame (the model viewer with its hotspots' list) is painted
+        // whole only when the frame, and the window, are as tall as its document.
+        const height = await slice.evaluate((element) =>
+          Math.ceil(element.getBoundingClientRect().bottom + window.scrollY),
+        )
+        if (height > 900) {
+          await page.setViewportSize({ width: 1200, height })
+          await page.locator('iframe').evaluate((frame, h) => {
+            ;(frame as HTMLIFrameElement).style.height = `${h}px`
+          }, height)
+        }
         // Every image in the slice loaded (a 3D slot shows its poster until its scene is drawn).
         await slice.evaluate(async (element) => {
           await document.fonts.ready
