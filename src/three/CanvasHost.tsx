@@ -39,7 +39,8 @@ type DebugHook = RenderStats & {
 /**
  * `?debug3d[=flag,flag]`: `motion` plays motion on a software renderer, `main` forces that path;
  * `original` fetches models as uploaded, `tier-low` or `tier-high` that tier's variant (the
- * renderer's own tier stays the measured one).
+ * renderer's own tier stays the measured one); `pick` shows the point of the viewer's model a
+ * click lands on, for an editor placing a hotspot (docs/3d-models.md).
  */
 export function debugFlags(search: string): DebugFlags {
   const params = new URLSearchParams(search)
@@ -56,6 +57,7 @@ export function debugFlags(search: string): DebugFlags {
     motion: flags.includes('motion'),
     main: flags.includes('main'),
     model,
+    pick: flags.includes('pick'),
   }
 }
 
@@ -160,9 +162,20 @@ const isLive = (id: string) => threeStore.get(id)?.status === 'live'
  * commands as its keys, with three's OrbitControls' scales: a drag across the stage's height
  * turns the model a full circle; each wheel notch of 100 zooms by 0.95.
  */
-function wireViewer(slot: SlotEntry, command: (c: ViewCommand) => void): () => void {
+function wireViewer(slot: SlotEntry, command: (c: ViewCommand) => void, pick: boolean): () => void {
   const element = slot.element
   const pointers = new Map<number, { x: number; y: number }>()
+  // `?debug3d=pick`: where the pointer went down, to tell a click (a pick) from a drag; and the
+  // line under the slot that shows the point (made here, in the host's chunk, so that the page
+  // carries nothing of this debugging aid).
+  const downs = new Map<number, { x: number; y: number }>()
+  const readout = pick ? document.createElement('output') : null
+  if (readout) {
+    readout.dataset['3dPicked'] = ''
+    readout.style.cssText = 'display:block;margin-top:0.5rem;font-size:0.875rem'
+    readout.textContent = 'Click the model: its point shows here, ready to paste into a hotspot.'
+    element.parentElement?.append(readout)
+  }
   const spread = () => {
     const [a, b] = [...pointers.values()]
     return Math.hypot(a.x - b.x, a.y - b.y)
@@ -171,6 +184,7 @@ function wireViewer(slot: SlotEntry, command: (c: ViewCommand) => void): () => v
     if (!isLive(slot.id)) return
     element.setPointerCapture?.(event.pointerId)
     pointers.set(event.pointerId, { x: event.clientX, y: event.clientY })
+    downs.set(event.pointerId, { x: event.clientX, y: event.clientY })
   }
   const onMove = (event: PointerEvent) => {
     const last = pointers.get(event.pointerId)
@@ -191,6 +205,17 @@ function wireViewer(slot: SlotEntry, command: (c: ViewCommand) => void): () => v
   }
   const onUp = (event: PointerEvent) => {
     pointers.delete(event.pointerId)
+    const down = downs.get(event.pointerId)
+    downs.delete(event.pointerId)
+    // A click that did not turn the model (moved under 4 px): the point under it.
+    if (!pick || !down || event.type !== 'pointerup') return
+    if (Math.hypot(event.clientX - down.x, event.clientY - down.y) >= 4) return
+    const box = element.getBoundingClientRect()
+    command({
+      type: 'pick',
+      x: ((event.clientX - box.left) / Math.max(1, box.width)) * 2 - 1,
+      y: 1 - ((event.clientY - box.top) / Math.max(1, box.height)) * 2,
+    })
   }
   const onWheel = (event: WheelEvent) => {
     if (!isLive(slot.id)) return
@@ -205,6 +230,7 @@ function wireViewer(slot: SlotEntry, command: (c: ViewCommand) => void): () => v
   element.addEventListener('pointercancel', onUp)
   element.addEventListener('wheel', onWheel, { passive: false })
   return () => {
+    readout?.remove()
     element.style.touchAction = ''
     element.removeEventListener('pointerdown', onDown)
     element.removeEventListener('pointermove', onMove)
@@ -356,6 +382,18 @@ function connect(
         return threeStore.setAll('lost')
       case 'restored':
         return threeStore.setAll('loading')
+      case 'picked': {
+        // For an editor placing a hotspot (docs/3d-models.md): the values as the slice's fields
+        // take them. A debugging aid, in the developers' language, like the console's lines.
+        const readout = threeStore
+          .get(message.id)
+          ?.element.parentElement?.querySelector('[data-3d-picked]')
+        if (readout)
+          readout.textContent = message.point
+            ? `Position ${message.point.position.join(' ')} · Normal ${message.point.normal.join(' ')}`
+            : 'No part of the model under that click.'
+        return
+      }
       case 'stats': {
         if (!hook) return
         const { type: _type, ...stats } = message
@@ -424,7 +462,7 @@ function connect(
       if (slot.command || slot.spec.kind !== 'viewer') continue
       const command = (c: ViewCommand) =>
         renderer.send({ type: 'command', id: slot.id, command: c })
-      viewers.set(slot.id, wireViewer(slot, command))
+      viewers.set(slot.id, wireViewer(slot, command, flags.pick))
       threeStore.update(slot.id, { command })
     }
     for (const [id, unwire] of viewers)

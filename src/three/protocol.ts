@@ -2,7 +2,7 @@
 // or the main thread where a worker cannot draw WebGL) say to each other. Plain data only: every
 // message crosses postMessage's structured clone (the worker's canvas is transferred once, in
 // `init`).
-import type { SceneSpec, ViewCommand } from './store'
+import type { PickedPoint, SceneSpec, ViewCommand } from './store'
 import type { ModelChoice } from './model-variant'
 
 /** A stage's box in CSS pixels, relative to the viewport (getBoundingClientRect's numbers). */
@@ -21,9 +21,16 @@ export type SceneSlot = {
 /**
  * The `?debug3d` flags: `motion` plays motion on a software renderer; `main` forces that path;
  * `model` is the file a model slot fetches (`original`, `tier-low`, `tier-high`; by default the
- * variant of the renderer's measured tier).
+ * variant of the renderer's measured tier); `pick` shows the point of the model a click lands on.
  */
-export type DebugFlags = { hook: boolean; motion: boolean; main: boolean; model: ModelChoice }
+export type DebugFlags = {
+  hook: boolean
+  motion: boolean
+  main: boolean
+  model: ModelChoice
+  /** `pick`: a click on the viewer's model shows the point's position and normal. */
+  pick: boolean
+}
 
 /** The canvas's size in CSS pixels, and the display's pixel ratio. */
 export type Viewport = { width: number; height: number; dpr: number }
@@ -143,3 +150,5 @@ export type FromRenderer =
   | { type: 'lost' }
   | { type: 'restored' }
   | ({ type: 'stats' } & RenderStats)
+  /** `?debug3d=pick`: the point a click landed on, in the model's coordinates, or null (missed). */
+  | { type: 'picked'; id: string; point: PickedPoint | null }

@@ -28,6 +28,14 @@ export type ViewCommand =
   | { type: 'rotate'; azimuth: number; polar: number }
   | { type: 'zoom'; factor: number }
   | { type: 'reset' }
+  /**
+   * `?debug3d=pick`: the point of the model under a click, at `x`, `y` in the stage (-1 to 1,
+   * y up, as three's normalized device coordinates). The renderer answers with `picked`.
+   */
+  | { type: 'pick'; x: number; y: number }
+
+/** A point on a model in its own coordinates (metres) and the surface's normal there. */
+export type PickedPoint = { position: [number, number, number]; normal: [number, number, number] }
 
 /** One slot registered with the host. */
 export type SlotEntry = {

@@ -13,6 +13,7 @@ import {
   waitLive,
 } from './three-helpers'
 import { showcaseHotspots } from './support/content'
+import { hotspotProblems, parseNormal, parseVec3 } from '../../src/three/hotspots'
 
 // The showcase page holds the three kinds of scene, in this order.
 const PROCEDURAL = 0
@@ -142,6 +143,45 @@ for (const path of RENDER_PATHS) {
       await frames(page)
       expect(changedShare(before, await pixels(stage))).toBeGreaterThan(0.01)
       await context.close()
+    })
+
+    test('with ?debug3d=pick, a click shows the point of the model and its normal, ready to paste into a hotspot', async ({
+      page,
+    }) => {
+      await page.goto(url3d('/en-us/showcase', path, 'pick'))
+      await waitLive(page, VIEWER)
+      const viewer = slot(page, VIEWER)
+      const readout = viewer.root.locator('[data-3d-picked]')
+      await expect(readout).toHaveText(/^Click the model/)
+      await viewer.stage.scrollIntoViewIfNeeded()
+      const box = (await viewer.stage.boundingBox())!
+      // The lamp's base, as the viewer frames it: the middle of the stage, near its bottom.
+      await page.mouse.click(box.x + box.width / 2, box.y + box.height * 0.87)
+      await expect(readout).toHaveText(/^Position /)
+      const [, position, normal] = /^Position (.+) · Normal (.+)$/.exec(
+        (await readout.textContent())!,
+      )!
+      // What the slice's fields take, and content:check passes.
+      const point = parseVec3(position)
+      const facing = parseNormal(normal)
+      expect(hotspotProblems({ label: 'Base', position, normal })).toEqual([])
+      if (!point.ok || !facing.ok) throw new Error(`not a hotspot: ${position} / ${normal}`)
+      // On the base (a disc 1.4 m across and 0.12 m thick, at the model's origin), on a side
+      // the camera sees: its top, or its front edge.
+      const [x, y, z] = point.value
+      expect(Math.hypot(x, z)).toBeLessThanOrEqual(0.71)
+      expect(Math.abs(y)).toBeLessThanOrEqual(0.061)
+      expect(Math.max(facing.value[1], facing.value[2])).toBeGreaterThan(0.5)
+      // Beside the model, nothing.
+      await page.mouse.click(box.x + 8, box.y + 8)
+      await expect(readout).toHaveText('No part of the model under that click.')
+      // A drag still turns the model, and picks nothing.
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height * 0.87)
+      await page.mouse.down()
+      await page.mouse.move(box.x + box.width / 2 + 120, box.y + box.height * 0.87, { steps: 6 })
+      await page.mouse.up()
+      await frames(page)
+      await expect(readout).toHaveText('No part of the model under that click.')
     })
 
     test('the viewer shows its reset button and hint below the stage, where a click reaches them', async ({
