@@ -3,18 +3,7 @@
 
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { useFrame, useLoader, useThree } from '@react-three/fiber'
-import {
-  Box3,
-  Matrix4,
-  Raycaster,
-  Sphere,
-  Spherical,
-  Vector2,
-  Vector3,
-  type Group,
-  type Object3D,
-  type PerspectiveCamera,
-} from 'three'
+import { Box3, Sphere, Spherical, Vector3, type Group, type PerspectiveCamera } from 'three'
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js'
 import { clone as cloneSkinned } from 'three/examples/jsm/utils/SkeletonUtils.js'
 import { configureGltfLoader } from '../gltf-loader'
@@ -29,7 +18,8 @@ import {
   useMayAnimate,
 } from '../host-context'
 import type { SceneSlot } from '../../protocol'
-import type { PickedPoint, SceneSpec, ViewCommand } from '../../store'
+import type { SceneSpec, ViewCommand } from '../../store'
+import { pickPoint } from '../pick'
 
 type Spec = Extract<SceneSpec, { kind: 'model' | 'viewer' }>
 
@@ -82,39 +72,6 @@ function applyCommand(
   offset.setFromSpherical(spherical)
   camera.position.copy(orbit.target).add(offset)
   orbit.update()
-}
-
-const round = (value: number) => Number(value.toFixed(3)) || 0
-
-/**
- * `?debug3d=pick`: the point of `model` under `x`, `y` (normalized device coordinates in the
- * slot's view), in the model's own coordinates (its glTF scene's: what a hotspot's position is
- * written in), with the surface's normal there; null when nothing of the model is under it.
- */
-function pickPoint(
-  model: Object3D,
-  camera: PerspectiveCamera,
-  x: number,
-  y: number,
-): PickedPoint | null {
-  model.updateWorldMatrix(true, true)
-  const raycaster = new Raycaster()
-  raycaster.setFromCamera(new Vector2(x, y), camera)
-  const hit = raycaster.intersectObject(model, true).find((h) => h.face)
-  if (!hit?.face) return null
-  const toModel = new Matrix4().copy(model.matrixWorld).invert()
-  const position = hit.point.clone().applyMatrix4(toModel)
-  const normal = hit.face.normal
-    .clone()
-    .transformDirection(hit.object.matrixWorld)
-    .transformDirection(toModel)
-  // The side the camera sees: a face seen from behind (double-sided) faces the other way.
-  if (normal.clone().transformDirection(model.matrixWorld).dot(raycaster.ray.direction) > 0)
-    normal.negate()
-  return {
-    position: [round(position.x), round(position.y), round(position.z)],
-    normal: [round(normal.x), round(normal.y), round(normal.z)],
-  }
 }
 
 function Model({ slot, spec }: { slot: SceneSlot; spec: Spec }) {
