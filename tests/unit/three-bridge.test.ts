@@ -26,7 +26,7 @@ const slot = (id: string, top: number): SceneSlot => ({
 
 describe('?debug3d flags', () => {
   it('turns the hook on, and reads comma-separated flags', () => {
-    const none = { hook: false, motion: false, main: false, model: 'tier' }
+    const none = { hook: false, motion: false, main: false, model: 'tier', pick: false }
     expect(debugFlags('')).toEqual(none)
     expect(debugFlags('?debug3d')).toEqual({ ...none, hook: true })
     expect(debugFlags('?debug3d=motion,main')).toEqual({
@@ -36,6 +36,12 @@ describe('?debug3d flags', () => {
       main: true,
     })
     expect(debugFlags('?debug3d=main')).toEqual({ ...none, hook: true, main: true })
+    expect(debugFlags('?debug3d=pick,main')).toEqual({
+      ...none,
+      hook: true,
+      main: true,
+      pick: true,
+    })
   })
 
   it("names the model file to fetch: the tier's variant, the original, or a tier's", () => {
