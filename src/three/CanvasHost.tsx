@@ -24,6 +24,8 @@ import type {
   Viewport,
 } from './protocol'
 import { askWorker, firstPath, mainOrOff, workerPath, type RenderPath } from './webgl-probe'
+import { HotspotLayers, placeHotspots } from './HotspotLayer'
+import { PREVIEW_COOKIE } from '@/lib/ar'
 
 export type { RenderPath }
 
@@ -182,7 +184,11 @@ function wireViewer(slot: SlotEntry, command: (c: ViewCommand) => void, pick: bo
   }
   const onDown = (event: PointerEvent) => {
     if (!isLive(slot.id)) return
-    element.setPointerCapture?.(event.pointerId)
+    // A pointer the browser no longer knows (released as it went down, or made by a script)
+    // cannot be captured: the drag still follows it over the stage.
+    try {
+      element.setPointerCapture?.(event.pointerId)
+    } catch {}
     pointers.set(event.pointerId, { x: event.clientX, y: event.clientY })
     downs.set(event.pointerId, { x: event.clientX, y: event.clientY })
   }
@@ -337,6 +343,7 @@ function connect(
         antialias: false,
         seq: 0,
         models: {},
+        orbits: {},
         sent: 0,
         loseContext: () => renderer.send({ type: 'lose-context' }),
         restoreContext: () => renderer.send({ type: 'restore-context' }),
@@ -394,6 +401,9 @@ function connect(
             : 'No part of the model under that click.'
         return
       }
+      case 'hotspots':
+        // The buttons move now: on the main-thread path, in the frame that drew the model.
+        return placeHotspots(message.id, message.places)
       case 'stats': {
         if (!hook) return
         const { type: _type, ...stats } = message
@@ -521,7 +531,15 @@ function connect(
  * poster.
  */
 export default function CanvasHost() {
-  const [flags] = useState(() => debugFlags(window.location.search))
+  const [flags] = useState(() => {
+    const flags = debugFlags(window.location.search)
+    // An editor previewing a document (the preview route sets Prismic's cookie) finds a hotspot's
+    // position by clicking the model, as with `?debug3d=pick` (docs/3d-models.md).
+    const preview = document.cookie
+      .split('; ')
+      .some((pair) => pair.startsWith(`${PREVIEW_COOKIE}=`))
+    return preview ? { ...flags, pick: true } : flags
+  })
   // null while the probe worker is asked where the renderer can run.
   const [path, setPath] = useState<RenderPath | null>(null)
   const layerRef = useRef<HTMLDivElement>(null)
@@ -564,15 +582,18 @@ export default function CanvasHost() {
 
   if (path === null || path === 'off') return null
   return (
-    <div
-      ref={layerRef}
-      aria-hidden="true"
-      style={{
-        position: 'fixed',
-        inset: 0,
-        pointerEvents: 'none',
-        zIndex: 'var(--facet-3d-layer, 1)' as unknown as number,
-      }}
-    />
+    <>
+      <HotspotLayers />
+      <div
+        ref={layerRef}
+        aria-hidden="true"
+        style={{
+          position: 'fixed',
+          inset: 0,
+          pointerEvents: 'none',
+          zIndex: 'var(--facet-3d-layer, 1)' as unknown as number,
+        }}
+      />
+    </>
   )
 }

@@ -3,7 +3,8 @@ import { isFilled, type Content } from '@prismicio/client'
 import type { ArSettings } from '@/lib/ar'
 import { modelMediaUrl } from '@/lib/content/media-url'
 import type { ThreeSlotLabels } from './ThreeSlot'
-import type { SceneSpec } from './store'
+import type { SceneHotspot, SceneSpec } from './store'
+import { parseNormal, parseOrbit, parseVec3 } from './hotspots'
 
 type ProceduralSpec = Extract<SceneSpec, { kind: 'procedural' }>
 
@@ -128,24 +129,49 @@ export function viewerAr(
   }
 }
 
-/** One hotspot's words. */
+/** One hotspot's words, and where it is pinned on the model (null: it cannot be). */
 export type HotspotNote = {
   label: string
   detail: Content.ModelViewerSliceDefaultPrimaryHotspotsItem['detail']
+  /** The id of its detail in the list under the viewer. */
+  detailId: string
+  /** What the renderer needs to pin it; null without a label, position or normal that parse. */
+  pin: SceneHotspot | null
 }
 
 /**
  * The model viewer's hotspots as the page lists them: each that has a label or a detail, in the
- * editor's order (a row left empty in Slice Machine is none). A hotspot whose position or normal
- * does not parse keeps its words (content:check names it).
+ * editor's order (a row left empty in Slice Machine is none), each detail's id made from `idBase`.
+ * A hotspot whose label, position or normal is missing or does not parse keeps its words in the
+ * list, but gets no button on the model (content:check names it).
  */
-export function viewerHotspots(slice: Content.ModelViewerSlice): {
+export function viewerHotspots(
+  slice: Content.ModelViewerSlice,
+  idBase = 'hotspot',
+): {
   heading: string
   notes: HotspotNote[]
 } {
   const p = slice.primary
   const notes = (p.hotspots ?? [])
     .filter((item) => !!item.label?.trim() || isFilled.richText(item.detail))
-    .map((item) => ({ label: item.label?.trim() ?? '', detail: item.detail ?? [] }))
+    .map((item, i): HotspotNote => {
+      const label = item.label?.trim() ?? ''
+      const detailId = `${idBase}-${i + 1}`
+      const position = parseVec3(item.position)
+      const normal = parseNormal(item.normal)
+      const view = item.view?.trim() ? parseOrbit(item.view) : null
+      const pin =
+        label && position.ok && normal.ok
+          ? {
+              label,
+              detailId,
+              position: position.value,
+              normal: normal.value,
+              view: view?.ok ? view.value : null,
+            }
+          : null
+      return { label, detail: item.detail ?? [], detailId, pin }
+    })
   return { heading: p.hotspots_heading?.trim() ?? '', notes }
 }

@@ -2,11 +2,14 @@
 // or the main thread where a worker cannot draw WebGL) say to each other. Plain data only: every
 // message crosses postMessage's structured clone (the worker's canvas is transferred once, in
 // `init`).
-import type { PickedPoint, SceneSpec, ViewCommand } from './store'
+import type { PickedPoint, SceneSpec, ViewCommand, ViewOrbit } from './store'
 import type { ModelChoice } from './model-variant'
 
 /** A stage's box in CSS pixels, relative to the viewport (getBoundingClientRect's numbers). */
 export type Rect = { left: number; top: number; width: number; height: number }
+
+/** One hotspot on its stage: CSS pixels from the stage's top left corner, and whether it shows. */
+export type HotspotPlace = { x: number; y: number; shown: boolean }
 
 /** One slot as the renderer sees it. */
 export type SceneSlot = {
@@ -116,6 +119,8 @@ export type RenderStats = {
   seq: number
   /** Each model slot's loaded model, by slot id. */
   models: Record<string, ModelInfo>
+  /** Each viewer's camera orbit around its model now (angles in radians), by slot id. */
+  orbits: Record<string, ViewOrbit>
 }
 
 /** A `securitypolicyviolation` event's fields, as the worker heard it. */
@@ -152,3 +157,8 @@ export type FromRenderer =
   | ({ type: 'stats' } & RenderStats)
   /** `?debug3d=pick`: the point a click landed on, in the model's coordinates, or null (missed). */
   | { type: 'picked'; id: string; point: PickedPoint | null }
+  /**
+   * Where a viewer's hotspots are on its stage in the frame just drawn, in the order of its
+   * spec's `hotspots`: sent with each frame that moves one, or changes whether one shows.
+   */
+  | { type: 'hotspots'; id: string; places: HotspotPlace[] }

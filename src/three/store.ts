@@ -15,7 +15,32 @@ export type SceneSpec =
       speed: number
     }
   | ({ kind: 'model'; url: string; background: string | null; autoRotate: boolean } & Animation)
-  | ({ kind: 'viewer'; url: string; autoRotate: boolean } & Animation)
+  | ({
+      kind: 'viewer'
+      url: string
+      autoRotate: boolean
+      /** Its hotspots, pinned on the model as the page's own buttons (none: no buttons). */
+      hotspots?: SceneHotspot[]
+    } & Animation)
+
+/**
+ * A hotspot the viewer pins on its model: what the editor wrote in the slice, parsed
+ * (src/three/hotspots.ts). The renderer projects `position` and `normal` (the model's own
+ * coordinates) to the stage each frame; the page draws the button there.
+ */
+export type SceneHotspot = {
+  /** The button's accessible name. */
+  label: string
+  /** The id of the hotspot's detail in the list under the viewer: the button's description. */
+  detailId: string
+  position: [number, number, number]
+  normal: [number, number, number]
+  /** The orbit the camera turns to when the hotspot opens (angles in radians), or none. */
+  view: ViewOrbit | null
+}
+
+/** A camera orbit around the model: azimuth from the front (+z) toward +x, polar from above. */
+export type ViewOrbit = { azimuth: number; polar: number; distance: number | null }
 
 /** A model's own animation: whether it plays, and which clip (null: the first). */
 export type Animation = { animate: boolean; clip: string | null }
@@ -33,6 +58,8 @@ export type ViewCommand =
    * y up, as three's normalized device coordinates). The renderer answers with `picked`.
    */
   | { type: 'pick'; x: number; y: number }
+  /** A hotspot opened: turn to its view (at once with reduced motion or on a software renderer). */
+  | ({ type: 'view' } & ViewOrbit)
 
 /** A point on a model in its own coordinates (metres) and the surface's normal there. */
 export type PickedPoint = { position: [number, number, number]; normal: [number, number, number] }

@@ -13,13 +13,45 @@ import {
   waitLive,
 } from './three-helpers'
 import { showcaseHotspots } from './support/content'
-import { hotspotProblems, parseNormal, parseVec3 } from '../../src/three/hotspots'
+import { hotspotProblems, parseNormal, parseOrbit, parseVec3 } from '../../src/three/hotspots'
+import { axeViolations } from './support/axe'
 
 // The showcase page holds the three kinds of scene, in this order.
 const PROCEDURAL = 0
 const MODEL = 1
 const VIEWER = 2
 const content = showcase('en-us')
+/** The showcase viewer's hotspots as the editor wrote them. */
+const showcaseFile = {
+  hotspots: content.viewer.hotspots as unknown as {
+    label: string
+    position: string
+    normal: string
+    view: string
+  }[],
+}
+
+/** Waits until the viewer's camera is on the orbit `view` (as a hotspot's view is written). */
+async function expectOrbit(page: Page, view: string) {
+  const orbit = parseOrbit(view)
+  if (!orbit.ok) throw new Error(orbit.reason)
+  await expect
+    .poll(() =>
+      page.evaluate(() => {
+        const hook = (
+          window as unknown as {
+            __facet3d: { orbits: Record<string, { azimuth: number; polar: number }> }
+          }
+        ).__facet3d
+        return Object.values(hook.orbits)[0]
+      }),
+    )
+    .toEqual({
+      azimuth: expect.closeTo(orbit.value.azimuth, 3),
+      polar: expect.closeTo(orbit.value.polar, 3),
+      distance: expect.any(Number),
+    })
+}
 
 test.use({ viewport: { width: 1000, height: 900 } })
 
@@ -182,6 +214,136 @@ for (const path of RENDER_PATHS) {
       await page.mouse.up()
       await frames(page)
       await expect(readout).toHaveText('No part of the model under that click.')
+    })
+
+    test("hotspots are the page's own buttons on the model: placed on their points, dimmed when turned away, opened by click or key, closed by Escape", async ({
+      page,
+    }) => {
+      await page.goto(url3d('/en-us/showcase', path, 'pick'))
+      await waitLive(page, VIEWER)
+      const viewer = slot(page, VIEWER)
+      const hotspots = showcaseFile.hotspots
+      const buttons = viewer.root.locator('[data-hotspot]')
+      await expect(buttons).toHaveCount(hotspots.length)
+      // Each a button named by its label, described by its detail.
+      for (const [i, [label, detail]] of showcaseHotspots().items.entries()) {
+        const button = viewer.root.getByRole('button', { name: label, exact: true })
+        await expect(button).toHaveAttribute('data-hotspot', String(i))
+        await expect(button).toHaveAccessibleDescription(detail)
+        await expect(button).not.toHaveAttribute('aria-disabled')
+      }
+
+      // Each sits on its point: the model under its centre (the renderer's own ray, `pick`) is
+      // the position the editor wrote. The buttons let the click through for this only.
+      const readout = viewer.root.locator('[data-3d-picked]')
+      await page.addStyleTag({ content: '[data-hotspot] { pointer-events: none !important }' })
+      for (const [i, hotspot] of hotspots.entries()) {
+        const box = (await buttons.nth(i).boundingBox())!
+        await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2)
+        await expect(readout).toHaveText(/^Position /)
+        const picked = parseVec3(/^Position (.+) · /.exec((await readout.textContent())!)![1])
+        const written = parseVec3(hotspot.position)
+        if (!picked.ok || !written.ok) throw new Error('not a position')
+        const apart = Math.hypot(...picked.value.map((c, k) => c - written.value[k]!))
+        expect(apart, `${hotspot.label}: picked ${picked.value.join(' ')}`).toBeLessThan(0.05)
+        await readout.evaluate((element) => (element.textContent = ''))
+      }
+      await page.evaluate(() => document.querySelector('style:last-of-type')?.remove())
+
+      // From the stage, Tab reaches the first hotspot; Enter opens its detail in a popover, whose
+      // focus Escape gives back; the camera turns to the hotspot's view.
+      const popover = viewer.root.getByRole('dialog')
+      await viewer.stage.focus()
+      await page.keyboard.press('Tab')
+      await expect(buttons.nth(0)).toBeFocused()
+      await page.keyboard.press('Enter')
+      await expect(popover).toHaveAccessibleName(hotspots[0]!.label)
+      await expect(popover).toContainText(showcaseHotspots().items[0]![1])
+      await expect(popover).toBeFocused()
+      await expect(buttons.nth(0)).toHaveAttribute('aria-expanded', 'true')
+      await expectOrbit(page, hotspots[0]!.view)
+      expect(await axeViolations(page)).toEqual([])
+      await page.keyboard.press('Escape')
+      await expect(popover).toHaveCount(0)
+      await expect(buttons.nth(0)).toBeFocused()
+      await expect(buttons.nth(0)).toHaveAttribute('aria-expanded', 'false')
+
+      // A click opens another; a press elsewhere on the page closes it.
+      await buttons.nth(1).click()
+      await expect(popover).toHaveAccessibleName(hotspots[1]!.label)
+      await expectOrbit(page, hotspots[1]!.view)
+      await page.getByRole('heading', { level: 1 }).click()
+      await expect(popover).toHaveCount(0)
+
+      // Turned half round, the model faces each hotspot away: dimmed, not pressable, and still
+      // in the tab order with its label.
+      await viewer.stage.focus()
+      for (let i = 0; i < 12; i++) await page.keyboard.press('ArrowRight')
+      for (let i = 0; i < hotspots.length; i++) {
+        await expect(buttons.nth(i)).toHaveAttribute('aria-disabled', 'true')
+        await expect(buttons.nth(i)).toHaveCSS('opacity', '0.35')
+      }
+      await page.keyboard.press('Tab')
+      await expect(buttons.nth(0)).toBeFocused()
+      await page.keyboard.press('Enter')
+      const box = (await buttons.nth(1).boundingBox())!
+      await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2)
+      await frames(page)
+      await expect(popover).toHaveCount(0)
+      await expect(viewer.root.getByRole('button', { name: hotspots[0]!.label })).toBeVisible()
+    })
+
+    test('opening a hotspot turns the camera to its view: animated, or at once with reduced motion', async ({
+      browser,
+    }) => {
+      const hotspot = showcaseFile.hotspots[1]!
+      const orbit = parseOrbit(hotspot.view)
+      if (!orbit.ok) throw new Error(orbit.reason)
+      for (const reducedMotion of ['no-preference', 'reduce'] as const) {
+        const context = await browser.newContext({
+          reducedMotion,
+          viewport: { width: 1000, height: 900 },
+        })
+        const page = await context.newPage()
+        // `motion`: let the software renderer play motion, as a GPU would.
+        await page.goto(url3d('/en-us/showcase', path, 'motion'))
+        await waitLive(page, VIEWER)
+        const button = slot(page, VIEWER).root.locator('[data-hotspot="1"]')
+        await expect(button).not.toHaveAttribute('aria-disabled')
+        // Every azimuth the renderer reports from the press until it has turned.
+        const [start, ...seen] = await page.evaluate(
+          async ({ target }) => {
+            const orbits = () =>
+              Object.values(
+                (
+                  window as unknown as {
+                    __facet3d: { orbits: Record<string, { azimuth: number }> }
+                  }
+                ).__facet3d.orbits,
+              )[0]!
+            const azimuths: number[] = [orbits().azimuth]
+            document.querySelector<HTMLElement>('[data-hotspot="1"]')!.click()
+            const start = performance.now()
+            while (performance.now() - start < 5000) {
+              await new Promise((resolve) => requestAnimationFrame(resolve))
+              const azimuth = orbits().azimuth
+              if (azimuths.at(-1) !== azimuth) azimuths.push(azimuth)
+              if (Math.abs(azimuth - target) < 1e-6) break
+            }
+            return azimuths
+          },
+          { target: orbit.value.azimuth },
+        )
+        expect(seen.at(-1)).toBeCloseTo(orbit.value.azimuth, 5)
+        // Animated: the camera passes through angles on its way; reduced: it is there at once.
+        const between = seen.filter(
+          (azimuth) =>
+            Math.abs(azimuth - orbit.value.azimuth) > 0.05 && Math.abs(azimuth - start!) > 0.05,
+        )
+        if (reducedMotion === 'reduce') expect(between).toEqual([])
+        else expect(between.length).toBeGreaterThan(0)
+        await context.close()
+      }
     })
 
     test('the viewer shows its reset button and hint below the stage, where a click reaches them', async ({

@@ -71,16 +71,34 @@ describe("the model viewer's hotspots, as the page lists them", () => {
             { label: ' Joint ', detail: detail('Holds.'), position: 'x', normal: null, view: null },
             { label: null, detail: [], position: null, normal: null, view: null },
             { label: '', detail: detail('No label, still read.'), position: '0 0 0' },
-            { label: 'Base', detail: [], position: '0 0 0', normal: '0 1 0', view: null },
+            { label: 'Base', detail: [], position: '0 0 0', normal: '0 2 0', view: '30deg 90deg' },
           ],
         }),
+        'viewer-1-hotspots',
       ),
     ).toEqual({
       heading: 'Details',
+      // Only a hotspot with a label, a position and a normal is pinned on the model (a button).
       notes: [
-        { label: 'Joint', detail: detail('Holds.') },
-        { label: '', detail: detail('No label, still read.') },
-        { label: 'Base', detail: [] },
+        { label: 'Joint', detail: detail('Holds.'), detailId: 'viewer-1-hotspots-1', pin: null },
+        {
+          label: '',
+          detail: detail('No label, still read.'),
+          detailId: 'viewer-1-hotspots-2',
+          pin: null,
+        },
+        {
+          label: 'Base',
+          detail: [],
+          detailId: 'viewer-1-hotspots-3',
+          pin: {
+            label: 'Base',
+            detailId: 'viewer-1-hotspots-3',
+            position: [0, 0, 0],
+            normal: [0, 1, 0],
+            view: { azimuth: Math.PI / 6, polar: Math.PI / 2, distance: null },
+          },
+        },
       ],
     })
   })

@@ -14,15 +14,23 @@ export type ModelViewerProps = SliceComponentProps<Content.ModelViewerSlice>
  * the editor turned AR on, a phone that can place the model in the room gets a link to do so.
  * The hotspots' labels and details are listed under it as plain content, in the HTML: read by
  * search engines and screen readers, and kept with no WebGL, with Save-Data, before the 3D
- * starts and when the model fails.
+ * starts and when the model fails. Once the model is live, each hotspot that has a position is
+ * also a button on it (ThreeSlot.tsx), described by its detail here.
  */
 export default function ModelViewer({ slice, index }: ModelViewerProps) {
   const { heading, poster, caption } = slice.primary
-  const slot = viewerSlot(slice)
-  const ar = viewerAr(slice)
   const figureId = `model-viewer-${index + 1}`
-  const hotspots = viewerHotspots(slice)
   const hotspotsId = `${figureId}-hotspots`
+  const hotspots = viewerHotspots(slice, hotspotsId)
+  // The hotspots that can be pinned on the model: the live viewer draws them as buttons over it,
+  // each described by its detail in the list below.
+  const pins = hotspots.notes.flatMap((note) => (note.pin ? [note.pin] : []))
+  const viewer = viewerSlot(slice)
+  const slot =
+    viewer.spec?.kind === 'viewer' && pins.length
+      ? { ...viewer, spec: { ...viewer.spec, hotspots: pins } }
+      : viewer
+  const ar = viewerAr(slice)
   // The list's heading is one level below the slice's, or the slice's level when it has none.
   const ListHeading = isFilled.keyText(heading) ? 'h3' : 'h2'
   return (
@@ -58,10 +66,12 @@ export default function ModelViewer({ slice, index }: ModelViewerProps) {
         >
           {hotspots.heading && <ListHeading id={hotspotsId}>{hotspots.heading}</ListHeading>}
           <ul>
-            {hotspots.notes.map((note, i) => (
-              <li key={i} className="model-hotspot">
+            {hotspots.notes.map((note) => (
+              <li key={note.detailId} className="model-hotspot">
                 {note.label && <strong className="model-hotspot-label">{note.label}</strong>}
-                <PrismicRichText field={note.detail} />
+                <div id={note.detailId} className="model-hotspot-detail">
+                  <PrismicRichText field={note.detail} />
+                </div>
               </li>
             ))}
           </ul>

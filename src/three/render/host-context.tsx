@@ -17,6 +17,7 @@ import { PerspectiveCamera } from '@react-three/drei/core/PerspectiveCamera'
 import type { Texture } from 'three'
 import type { FromRenderer, ModelInfo, SceneSlot } from '../protocol'
 import type { ModelChoice } from '../model-variant'
+import type { ViewOrbit } from '../store'
 import { useSceneStore, type SceneStore } from './scene-store'
 
 /** What every scene needs from the renderer. */
@@ -39,6 +40,8 @@ type HostState = {
    * slot notes what it loaded (`loaded`, reported with the frame's figures).
    */
   model: { choice: ModelChoice; base: string; loaded: Record<string, ModelInfo> | null }
+  /** With `?debug3d`, where each viewer notes its camera's orbit (reported with the figures). */
+  orbits: Record<string, ViewOrbit> | null
 }
 export const HostContext = createContext<HostState | null>(null)
 

@@ -46,6 +46,7 @@ import type {
   Viewport,
   WarmMessage,
 } from '../protocol'
+import type { ViewOrbit } from '../store'
 
 // R3F's <Canvas> registers three's classes as JSX elements; a root made with createRoot (needed
 // for an OffscreenCanvas) must do it itself.
@@ -230,6 +231,8 @@ type Shared = {
   base: string
   /** Each model slot's loaded model (`?debug3d`), by slot id. */
   models: Record<string, ModelInfo>
+  /** Each viewer's camera orbit (`?debug3d`), by slot id. */
+  orbits: Record<string, ViewOrbit>
   /** The display's pixel ratio as the page last sent it, and the renderer's ceiling for it. */
   display: { deviceDpr: number; ceiling: number }
   /** The last `rects` message applied (a number the bridge sends with them). */
@@ -243,8 +246,20 @@ type Shared = {
  * figures.
  */
 function FrameBookkeeping({ shared, lost }: { shared: Shared; lost: boolean }) {
-  const { store, report, drawn, waiting, hidden, tier, probeMs, debug, display, rects, models } =
-    shared
+  const {
+    store,
+    report,
+    drawn,
+    waiting,
+    hidden,
+    tier,
+    probeMs,
+    debug,
+    display,
+    rects,
+    models,
+    orbits,
+  } = shared
   const gl = useThree((s) => s.gl)
   const setDpr = useThree((s) => s.setDpr)
   const sample = useRef({ frames: 0, since: 0, total: 0 })
@@ -312,6 +327,7 @@ function FrameBookkeeping({ shared, lost }: { shared: Shared; lost: boolean }) {
         antialias: gl.getContext().getContextAttributes()?.antialias ?? false,
         seq: rects.seq,
         models: { ...models },
+        orbits: { ...orbits },
       })
     if (lost) return
     const ids = [...drawn].filter((id) => waiting.has(id))
@@ -334,7 +350,7 @@ function Scenes({
   lost: boolean
   generation: number
 }) {
-  const { store, report, ready, hidden, tier, debug, base, models } = shared
+  const { store, report, ready, hidden, tier, debug, base, models, orbits } = shared
   useSceneStore(store)
   const slots = useAdmitted(store.slots())
   const gl = useThree((s) => s.gl)
@@ -351,8 +367,21 @@ function Scenes({
       store,
       report,
       model: { choice: debug.model, base, loaded: debug.hook ? models : null },
+      orbits: debug.hook ? orbits : null,
     }),
-    [hidden, environment, tier, debug.motion, debug.model, debug.hook, base, models, store, report],
+    [
+      hidden,
+      environment,
+      tier,
+      debug.motion,
+      debug.model,
+      debug.hook,
+      base,
+      models,
+      orbits,
+      store,
+      report,
+    ],
   )
   return (
     <HostContext.Provider value={host}>
@@ -604,6 +633,7 @@ export function startRenderer(
             debug: init.debug,
             base: init.base,
             models: {},
+            orbits: {},
             display,
             rects,
           }

@@ -29,8 +29,8 @@ export interface Engine {
    * result, awaited when it is a promise.
    */
   evaluate<A extends unknown[], R>(fn: (...args: A) => R | Promise<R>, ...args: A): Promise<R>
-  /** Presses one key on the keyboard, as the visitor does (`Tab`, `Enter`). */
-  press(key: 'Tab' | 'Enter'): Promise<void>
+  /** Presses one key on the keyboard, as the visitor does (`Tab`, `Enter`…). */
+  press(key: 'Tab' | 'Enter' | 'Escape' | 'ArrowRight'): Promise<void>
   /** Puts focus on the element `selector` names, then types `text` with the keyboard. */
   type(selector: string, text: string): Promise<void>
   /** Activates the element `selector` names (a click, or Enter on it where clicks fail). */

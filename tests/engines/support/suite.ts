@@ -5,6 +5,7 @@ import * as prismic from '@prismicio/client'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { documentFile, languages, routes, showcaseHotspots, urlOf } from '../../e2e/support/content'
+import { parseVec3 } from '../../../src/three/hotspots'
 import { DEFAULT_RECHECK_MS } from '../../../server/page-cache.mjs'
 import { until, waitFor, type Engine } from './engine'
 
@@ -122,6 +123,14 @@ async function submitAndWaitSent(engine: Engine, form: string, notBefore: number
     30_000,
   )
   expect(status).toBe('sent')
+}
+
+/** The showcase viewer's hotspots as the editor wrote them. */
+function viewerHotspotRows(): { label: string; position: string }[] {
+  const viewer = documentFile('page', 'showcase', 'en-us').data.slices!.find(
+    (slice) => slice.slice_type === 'model_viewer',
+  )!.primary
+  return viewer.hotspots as { label: string; position: string }[]
 }
 
 /**
@@ -312,6 +321,129 @@ export function engineSuite(
         ).toBe(true)
       })
     }
+
+    if ('drawn' in options.three)
+      it("the showcase viewer's hotspots: buttons on their points, a popover by key that Escape closes, dimmed when turned away", async () => {
+        await engine.goto(`${urlOf(documentFile('page', 'showcase', 'en-us'))!}?debug3d=pick`)
+        const viewer = '.slice-model-viewer [data-3d-state]'
+        await engine.evaluate((selector) => {
+          document.querySelector(`${selector} [data-3d-stage]`)!.scrollIntoView({ block: 'center' })
+        }, viewer)
+        await waitFor(
+          engine,
+          'the viewer live, its hotspots placed',
+          (selector) =>
+            document.querySelector(selector)?.getAttribute('data-3d-state') === 'live' &&
+            document.querySelectorAll(`${selector} [data-hotspot][data-placed]`).length,
+          [viewer],
+          45_000,
+        )
+        // Each a button named by its label, described by its detail, in order.
+        const written = viewerHotspotRows()
+        expect(
+          await engine.evaluate(
+            (selector) =>
+              Array.from(document.querySelectorAll(`${selector} [data-hotspot]`), (button) => [
+                button.tagName,
+                button.getAttribute('aria-label'),
+                document.getElementById(button.getAttribute('aria-describedby')!)?.textContent,
+                button.getAttribute('aria-disabled'),
+              ]),
+            viewer,
+          ),
+        ).toEqual(
+          showcaseHotspots().items.map(([label, detail]) => ['BUTTON', label, detail, null]),
+        )
+        // Each sits on its point: the renderer's own ray under the button's centre (`pick`, sent
+        // as a click on the stage there) finds the position the editor wrote.
+        for (const [i, hotspot] of written.entries()) {
+          await engine.evaluate(
+            (selector, index) => {
+              const button = document.querySelectorAll(`${selector} [data-hotspot]`)[index]!
+              const stage = document.querySelector(`${selector} [data-3d-stage]`)!
+              const box = button.getBoundingClientRect()
+              document.querySelector(`${selector} [data-3d-picked]`)!.textContent = ''
+              const at = {
+                clientX: box.left + box.width / 2,
+                clientY: box.top + box.height / 2,
+                pointerId: 7,
+                isPrimary: true,
+                bubbles: true,
+              }
+              stage.dispatchEvent(new PointerEvent('pointerdown', at))
+              stage.dispatchEvent(new PointerEvent('pointerup', at))
+            },
+            viewer,
+            i,
+          )
+          const line = await waitFor(
+            engine,
+            `the point under hotspot ${i + 1}`,
+            (selector) =>
+              document.querySelector(`${selector} [data-3d-picked]`)?.textContent || undefined,
+            [viewer],
+          )
+          const picked = parseVec3(/^Position (.+) · /.exec(line)?.[1])
+          const expected = parseVec3(hotspot.position)
+          if (!picked.ok || !expected.ok) throw new Error(`${hotspot.label}: ${line}`)
+          const apart = Math.hypot(...picked.value.map((c, k) => c - expected.value[k]!))
+          expect(apart, `${hotspot.label}: ${line}`).toBeLessThan(0.05)
+        }
+        // From the stage, Tab reaches the first hotspot; Enter opens its popover, which takes
+        // the focus; Escape closes it and gives the focus back.
+        const focused = () =>
+          engine.evaluate(() => {
+            const element = document.activeElement
+            return element?.getAttribute('data-hotspot') !== null
+              ? `hotspot ${element?.getAttribute('data-hotspot')}`
+              : (element?.getAttribute('role') ?? element?.tagName)
+          })
+        await engine.evaluate((selector) => {
+          document.querySelector<HTMLElement>(`${selector} [data-3d-stage]`)!.focus()
+        }, viewer)
+        await engine.press('Tab')
+        expect(await focused()).toBe('hotspot 0')
+        await engine.press('Enter')
+        const opened = await waitFor(
+          engine,
+          'the popover',
+          (selector) => {
+            const dialog = document.querySelector(`${selector} [role="dialog"]`)
+            const name = document.getElementById(dialog?.getAttribute('aria-labelledby') ?? '')
+            return dialog && document.activeElement === dialog
+              ? `${name?.textContent}: ${dialog.textContent}`
+              : undefined
+          },
+          [viewer],
+        )
+        const [label, detail] = showcaseHotspots().items[0]!
+        expect(opened).toBe(`${label}: ${label}${detail}`)
+        await engine.press('Escape')
+        await waitFor(
+          engine,
+          'the popover to close',
+          (selector) => !document.querySelector(`${selector} [role="dialog"]`),
+          [viewer],
+        )
+        expect(await focused()).toBe('hotspot 0')
+        // Turned half round, the lamp faces every hotspot away: each dims, and says so.
+        await engine.evaluate((selector) => {
+          document.querySelector<HTMLElement>(`${selector} [data-3d-stage]`)!.focus()
+        }, viewer)
+        for (let i = 0; i < 12; i++) await engine.press('ArrowRight')
+        await waitFor(
+          engine,
+          'every hotspot dimmed',
+          (selector) =>
+            Array.from(document.querySelectorAll(`${selector} [data-hotspot]`)).every(
+              (button) =>
+                button.getAttribute('aria-disabled') === 'true' &&
+                getComputedStyle(button).opacity === '0.35',
+            ),
+          [viewer],
+        )
+        expect(await engine.problems()).toEqual([])
+      })
 
     const outcome =
       'drawn' in options.three

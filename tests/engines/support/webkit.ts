@@ -18,7 +18,12 @@ export function miniBrowserPath(): string {
   )
 }
 
-const KEYS = { Tab: Key.TAB, Enter: Key.ENTER } as const
+const KEYS = {
+  Tab: Key.TAB,
+  Enter: Key.ENTER,
+  Escape: Key.ESCAPE,
+  ArrowRight: Key.ARROW_RIGHT,
+} as const
 
 /**
  * WebKit (WebKitGTK's MiniBrowser on an X display) driven over classic WebDriver by

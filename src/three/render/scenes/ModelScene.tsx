@@ -3,7 +3,16 @@
 
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { useFrame, useLoader, useThree } from '@react-three/fiber'
-import { Box3, Sphere, Spherical, Vector3, type Group, type PerspectiveCamera } from 'three'
+import {
+  Box3,
+  Matrix4,
+  Sphere,
+  Spherical,
+  Vector3,
+  type Group,
+  type Object3D,
+  type PerspectiveCamera,
+} from 'three'
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js'
 import { clone as cloneSkinned } from 'three/examples/jsm/utils/SkeletonUtils.js'
 import { configureGltfLoader } from '../gltf-loader'
@@ -17,9 +26,10 @@ import {
   useHost,
   useMayAnimate,
 } from '../host-context'
-import type { SceneSlot } from '../../protocol'
-import type { SceneSpec, ViewCommand } from '../../store'
+import type { HotspotPlace, SceneSlot } from '../../protocol'
+import type { SceneHotspot, SceneSpec, ViewCommand, ViewOrbit } from '../../store'
 import { pickPoint } from '../pick'
+import { occluded, projectPins, worldPins } from '../hotspot-projection'
 
 type Spec = Extract<SceneSpec, { kind: 'model' | 'viewer' }>
 
@@ -52,7 +62,7 @@ function useOrbit(camera: PerspectiveCamera, autoRotate: boolean): OrbitControls
 function applyCommand(
   orbit: OrbitControls,
   camera: PerspectiveCamera,
-  command: Exclude<ViewCommand, { type: 'pick' }>,
+  command: Exclude<ViewCommand, { type: 'pick' | 'view' }>,
 ) {
   if (command.type === 'reset') {
     orbit.reset()
@@ -72,6 +82,99 @@ function applyCommand(
   offset.setFromSpherical(spherical)
   camera.position.copy(orbit.target).add(offset)
   orbit.update()
+}
+
+/** The camera's orbit around the controls' target now. */
+function orbitOf(orbit: OrbitControls, camera: PerspectiveCamera): Spherical {
+  return new Spherical().setFromVector3(new Vector3().copy(camera.position).sub(orbit.target))
+}
+
+/** Places the camera on `spherical` around the controls' target. */
+function placeCamera(orbit: OrbitControls, camera: PerspectiveCamera, spherical: Spherical) {
+  camera.position.copy(orbit.target).add(new Vector3().setFromSpherical(spherical))
+  orbit.update()
+}
+
+/** A hotspot's view as the controls' limits allow it; its distance, or the camera's own. */
+function viewTarget(orbit: OrbitControls, camera: PerspectiveCamera, view: ViewOrbit): Spherical {
+  const radius = Math.min(
+    orbit.maxDistance,
+    Math.max(orbit.minDistance, view.distance ?? orbitOf(orbit, camera).radius),
+  )
+  return new Spherical(radius, Math.min(Math.PI - 0.1, Math.max(0.1, view.polar)), view.azimuth)
+}
+
+/** How long a turn to a hotspot's view takes, where motion is allowed. */
+const TURN_MS = 700
+
+/** How often, at most, rays are cast to see which hotspots the model hides (they cost). */
+const OCCLUSION_MS = 100
+
+/**
+ * A viewer's hotspots, as the page pins its buttons: after each frame, their places on the stage
+ * are sent when any moved or changed whether it shows (`hotspots`, protocol.ts). Whether the
+ * model hides one is checked at most every `OCCLUSION_MS` while it moves, and once more when it
+ * stops.
+ */
+function useHotspotPlaces(
+  slot: SceneSlot,
+  model: Object3D,
+  camera: PerspectiveCamera,
+  hotspots: readonly SceneHotspot[],
+  radius: number,
+) {
+  const { store, report } = useHost()
+  const state = useRef({
+    sent: '',
+    hidden: [] as boolean[],
+    checked: -Infinity,
+    timer: 0 as ReturnType<typeof setTimeout> | 0,
+    places: [] as HotspotPlace[],
+    seen: new Matrix4(),
+  })
+  useEffect(() => {
+    const current = state.current
+    return () => clearTimeout(current.timer)
+  }, [])
+  useFrame(() => {
+    if (!hotspots.length) return
+    const rect = store.get(slot.id)?.rect
+    if (!rect || rect.width <= 0 || rect.height <= 0) return
+    const s = state.current
+    const pins = worldPins(model, hotspots)
+    const send = () => {
+      const places = s.places.map((place, i) => ({
+        ...place,
+        shown: place.shown && !s.hidden[i],
+      }))
+      const key = places.map((p) => `${p.x.toFixed(1)},${p.y.toFixed(1)},${+p.shown}`).join(' ')
+      if (key === s.sent) return
+      s.sent = key
+      report({ type: 'hotspots', id: slot.id, places })
+    }
+    const check = () => {
+      s.checked = performance.now()
+      s.hidden = occluded(worldPins(model, hotspots), model, camera, radius * 0.02)
+    }
+    s.places = projectPins(pins, camera, rect.width, rect.height)
+    // Rays again when the camera or the model moved, not for a frame drawn for another reason.
+    const moved = !s.seen.equals(camera.matrixWorld) || s.hidden.length !== hotspots.length
+    s.seen.copy(camera.matrixWorld)
+    if (moved || s.timer) {
+      const wait = s.checked + OCCLUSION_MS - performance.now()
+      clearTimeout(s.timer)
+      s.timer = 0
+      if (wait <= 0) check()
+      else
+        // The last frame of a turn may come sooner than that: checked once the model rests.
+        s.timer = setTimeout(() => {
+          s.timer = 0
+          check()
+          send()
+        }, wait)
+    }
+    send()
+  }, 2)
 }
 
 function Model({ slot, spec }: { slot: SceneSlot; spec: Spec }) {
@@ -117,6 +220,11 @@ function Model({ slot, spec }: { slot: SceneSlot; spec: Spec }) {
   const turning = mayAnimate && spec.autoRotate && !touched
   const orbit = useOrbit(camera, spec.kind === 'viewer' && turning)
   useAnimationFrames(turning)
+  const hotspots = useMemo(() => (spec.kind === 'viewer' ? (spec.hotspots ?? []) : []), [spec])
+  useHotspotPlaces(slot, model, camera, hotspots, radius)
+  // A turn to a hotspot's view under way (motion allowed): from, to, and when it began.
+  const turn = useRef<{ from: Spherical; to: Spherical; start: number } | null>(null)
+  const { orbits } = useHost()
   useModelAnimation(model, gltf.animations, {
     clip: spec.clip,
     play: spec.animate,
@@ -154,11 +262,54 @@ function Model({ slot, spec }: { slot: SceneSlot; spec: Spec }) {
         return
       }
       setTouched(true)
-      applyCommand(orbit, camera, command)
+      turn.current = null
+      if (command.type === 'view') {
+        const to = viewTarget(orbit, camera, command)
+        if (mayAnimate) {
+          const from = orbitOf(orbit, camera)
+          // The short way round.
+          to.theta =
+            from.theta +
+            Math.atan2(Math.sin(to.theta - from.theta), Math.cos(to.theta - from.theta))
+          turn.current = { from, to, start: performance.now() }
+        } else placeCamera(orbit, camera, to)
+      } else applyCommand(orbit, camera, command)
       invalidate()
     })
     return () => store.setCommand(slot.id, null)
-  }, [spec.kind, slot.id, store, orbit, camera, invalidate, report, model])
+  }, [spec.kind, slot.id, store, orbit, camera, invalidate, report, model, mayAnimate])
+
+  useFrame(() => {
+    const current = turn.current
+    if (!current) return
+    const t = Math.min(1, (performance.now() - current.start) / TURN_MS)
+    const eased = 1 - (1 - t) ** 3
+    const { from, to } = current
+    placeCamera(
+      orbit,
+      camera,
+      new Spherical(
+        from.radius + (to.radius - from.radius) * eased,
+        from.phi + (to.phi - from.phi) * eased,
+        from.theta + (to.theta - from.theta) * eased,
+      ),
+    )
+    if (t < 1) invalidate()
+    else turn.current = null
+  })
+
+  // `?debug3d`: the camera's orbit, reported with the frame's figures.
+  useFrame(() => {
+    if (!orbits || spec.kind !== 'viewer') return
+    const { theta, phi, radius } = orbitOf(orbit, camera)
+    orbits[slot.id] = { azimuth: theta, polar: phi, distance: radius }
+  })
+  useEffect(() => {
+    if (!orbits) return
+    return () => {
+      delete orbits[slot.id]
+    }
+  }, [orbits, slot.id])
 
   useFrame((_, delta) => {
     if (!turning) return

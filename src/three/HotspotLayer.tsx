@@ -1,0 +1,174 @@
+'use client'
+
+// A live viewer's hotspots, drawn as the page's own buttons over its stage (not pixels in the
+// canvas): a screen reader gets each as a button named by its label and described by its detail,
+// a keyboard reaches each in turn. The renderer projects their points every frame it draws and
+// says where they fall and whether each shows (`hotspots`, protocol.ts); the buttons are moved
+// here outside React (a style property per button), in the same task the message arrives: on
+// the main-thread path that is the frame's own task. A hotspot turned away from the camera or
+// hidden behind the model dims and cannot be pressed, but keeps its place in the tab order.
+//
+// Part of the canvas host's chunk: a page carries none of this until its 3D starts. The words
+// come from the list under the viewer (the slice's own HTML): the popover shows a copy of the
+// detail, and each button is described by the original.
+import { useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'react'
+import { createPortal } from 'react-dom'
+import type { HotspotPlace } from './protocol'
+import { threeStore, type SceneHotspot, type SlotEntry } from './store'
+import styles from './hotspots.module.css'
+
+/** Each live layer's way to move its buttons, by slot id; and the last places heard. */
+const placers = new Map<string, (places: HotspotPlace[]) => void>()
+const lastPlaces = new Map<string, HotspotPlace[]>()
+
+/** The renderer's places for a slot's hotspots (CanvasHost.tsx): its buttons move at once. */
+export function placeHotspots(id: string, places: HotspotPlace[]): void {
+  lastPlaces.set(id, places)
+  placers.get(id)?.(places)
+}
+
+/** Moves each button to its place; one that does not show dims and is not pressable. */
+function applyPlaces(buttons: (HTMLButtonElement | null)[], places: HotspotPlace[]) {
+  places.forEach((place, i) => {
+    const button = buttons[i]
+    if (!button) return
+    button.style.setProperty('--hotspot-x', `${place.x.toFixed(1)}px`)
+    button.style.setProperty('--hotspot-y', `${place.y.toFixed(1)}px`)
+    button.dataset['placed'] = ''
+    if (place.shown) {
+      delete button.dataset['hidden']
+      button.removeAttribute('aria-disabled')
+    } else {
+      button.dataset['hidden'] = ''
+      button.setAttribute('aria-disabled', 'true')
+    }
+  })
+}
+
+function HotspotLayer({
+  slot,
+  hotspots,
+  container,
+}: {
+  slot: SlotEntry
+  hotspots: SceneHotspot[]
+  container: HTMLElement
+}) {
+  const [open, setOpen] = useState<number | null>(null)
+  const buttons = useRef<(HTMLButtonElement | null)[]>([])
+  const dialog = useRef<HTMLDivElement>(null)
+  const body = useRef<HTMLDivElement>(null)
+  const id = slot.id
+  const popoverId = `${hotspots[0]?.detailId ?? id}-open`
+
+  // Moved by the renderer's messages, from the first frame it drew (heard before this mounted).
+  useLayoutEffect(() => {
+    const place = (places: HotspotPlace[]) => applyPlaces(buttons.current, places)
+    placers.set(id, place)
+    const last = lastPlaces.get(id)
+    if (last) place(last)
+    return () => {
+      if (placers.get(id) === place) placers.delete(id)
+    }
+  }, [id])
+
+  // Opened: the detail's words (a copy of the list's), and the focus, go to the popover.
+  useEffect(() => {
+    if (open === null) return
+    const detail = document.getElementById(hotspots[open]!.detailId)
+    body.current?.replaceChildren(...(detail ? [...detail.cloneNode(true).childNodes] : []))
+    dialog.current?.focus()
+  }, [open, hotspots])
+
+  // A press or a tap anywhere else closes it.
+  useEffect(() => {
+    if (open === null) return
+    const onDown = (event: PointerEvent) => {
+      if (!container.contains(event.target as Node)) setOpen(null)
+    }
+    document.addEventListener('pointerdown', onDown, true)
+    return () => document.removeEventListener('pointerdown', onDown, true)
+  }, [open, container])
+
+  const press = (i: number) => {
+    const button = buttons.current[i]
+    if (button?.getAttribute('aria-disabled') === 'true') return
+    if (open === i) {
+      setOpen(null)
+      return
+    }
+    setOpen(i)
+    const view = hotspots[i]!.view
+    // The camera turns to the hotspot's view (the renderer turns at once with reduced motion).
+    if (view) threeStore.get(id)?.command?.({ type: 'view', ...view })
+  }
+
+  const close = () => {
+    if (open === null) return
+    const button = buttons.current[open]
+    setOpen(null)
+    button?.focus()
+  }
+
+  const hotspot = open === null ? null : hotspots[open]!
+  return createPortal(
+    <div
+      className={styles.layer}
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape' || open === null) return
+        event.preventDefault()
+        close()
+      }}
+    >
+      {hotspots.map((spot, i) => (
+        <button
+          key={spot.detailId}
+          ref={(element) => {
+            buttons.current[i] = element
+          }}
+          type="button"
+          className={styles.hotspot}
+          data-hotspot={i}
+          aria-label={spot.label}
+          aria-describedby={spot.detailId}
+          aria-expanded={open === i}
+          aria-controls={open === i ? popoverId : undefined}
+          onClick={() => press(i)}
+        >
+          {/* A dot with no text of its own: its name is its label (a visible number not in
+              the name would fail WCAG's label in name). */}
+          <span className={styles.dot} aria-hidden="true" />
+        </button>
+      ))}
+      {hotspot && (
+        <div
+          ref={dialog}
+          id={popoverId}
+          role="dialog"
+          aria-labelledby={`${popoverId}-label`}
+          tabIndex={-1}
+          className={styles.popover}
+          data-hotspot-popover=""
+        >
+          <strong id={`${popoverId}-label`} className={styles.label}>
+            {hotspot.label}
+          </strong>
+          <div ref={body} className={styles.detail} />
+        </div>
+      )}
+    </div>,
+    container,
+  )
+}
+
+/** The hotspots of every live viewer on the page, each over its stage. */
+export function HotspotLayers() {
+  useSyncExternalStore(threeStore.subscribe, threeStore.version, threeStore.version)
+  return threeStore.slots().map((slot) => {
+    if (slot.status !== 'live' || slot.spec.kind !== 'viewer') return null
+    const hotspots = slot.spec.hotspots ?? []
+    const container = slot.element.parentElement?.querySelector<HTMLElement>('[data-3d-hotspots]')
+    if (!hotspots.length || !container) return null
+    return <HotspotLayer key={slot.id} slot={slot} hotspots={hotspots} container={container} />
+  })
+}
