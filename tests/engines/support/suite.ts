@@ -127,10 +127,18 @@ async function submitAndWaitSent(engine: Engine, form: string, notBefore: number
 
 /** The showcase viewer's hotspots as the editor wrote them. */
 function viewerHotspotRows(): { label: string; position: string }[] {
-  const viewer = documentFile('page', 'showcase', 'en-us').data.slices!.find(
+  return showcaseViewer().hotspots as { label: string; position: string }[]
+}
+
+/** The showcase viewer's reset button's label. */
+function viewerResetLabel(): string {
+  return showcaseViewer().reset_label as string
+}
+
+function showcaseViewer() {
+  return documentFile('page', 'showcase', 'en-us').data.slices!.find(
     (slice) => slice.slice_type === 'model_viewer',
   )!.primary
-  return viewer.hotspots as { label: string; position: string }[]
 }
 
 /**
@@ -426,19 +434,36 @@ export function engineSuite(
           [viewer],
         )
         expect(await focused()).toBe('hotspot 0')
-        // Turned half round, the lamp faces every hotspot away: each dims, and says so.
-        await engine.evaluate((selector) => {
-          document.querySelector<HTMLElement>(`${selector} [data-3d-stage]`)!.focus()
-        }, viewer)
+        // Back to the first framing (the base's view looks from above), then turned half round:
+        // the lamp faces every hotspot away, and each dims and says so.
+        await engine.evaluate(
+          (selector, reset) => {
+            const buttons = document.querySelectorAll<HTMLElement>(`${selector} button`)
+            Array.from(buttons)
+              .find((button) => button.textContent === reset)!
+              .click()
+            document.querySelector<HTMLElement>(`${selector} [data-3d-stage]`)!.focus()
+          },
+          viewer,
+          viewerResetLabel(),
+        )
         for (let i = 0; i < 12; i++) await engine.press('ArrowRight')
         await waitFor(
           engine,
           'every hotspot dimmed',
           (selector) =>
             Array.from(document.querySelectorAll(`${selector} [data-hotspot]`)).every(
-              (button) =>
-                button.getAttribute('aria-disabled') === 'true' &&
-                getComputedStyle(button).opacity === '0.35',
+              (button) => button.getAttribute('aria-disabled') === 'true',
+            ),
+          [viewer],
+        )
+        // Dimmed to 35 % once its fade has run.
+        await waitFor(
+          engine,
+          'every hotspot faded',
+          (selector) =>
+            Array.from(document.querySelectorAll(`${selector} [data-hotspot]`)).every(
+              (button) => getComputedStyle(button).opacity === '0.35',
             ),
           [viewer],
         )
