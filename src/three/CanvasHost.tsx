@@ -24,7 +24,8 @@ import type {
   Viewport,
 } from './protocol'
 import { askWorker, firstPath, mainOrOff, workerPath, type RenderPath } from './webgl-probe'
-import { HotspotLayers, placeHotspots } from './HotspotLayer'
+import { placeHotspots } from './HotspotLayer'
+import { ViewerOverlays } from './ViewerOverlay'
 import { PREVIEW_COOKIE } from '@/lib/ar'
 
 export type { RenderPath }
@@ -401,6 +402,10 @@ function connect(
             : 'No part of the model under that click.'
         return
       }
+      case 'variants':
+        return threeStore.update(message.id, { variants: message.names })
+      case 'variant':
+        return threeStore.update(message.id, { variant: message.name })
       case 'hotspots':
         // The buttons move now: on the main-thread path, in the frame that drew the model.
         return placeHotspots(message.id, message.places)
@@ -583,7 +588,7 @@ export default function CanvasHost() {
   if (path === null || path === 'off') return null
   return (
     <>
-      <HotspotLayers />
+      <ViewerOverlays />
       <div
         ref={layerRef}
         aria-hidden="true"

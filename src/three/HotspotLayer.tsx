@@ -11,7 +11,7 @@
 // Part of the canvas host's chunk: a page carries none of this until its 3D starts. The words
 // come from the list under the viewer (the slice's own HTML): the popover shows a copy of the
 // detail, and each button is described by the original.
-import { useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'react'
+import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { createPortal } from 'react-dom'
 import type { HotspotPlace } from './protocol'
 import { threeStore, type SceneHotspot, type SlotEntry } from './store'
@@ -45,7 +45,8 @@ function applyPlaces(buttons: (HTMLButtonElement | null)[], places: HotspotPlace
   })
 }
 
-function HotspotLayer({
+/** A live viewer's hotspots, over its stage (`container`, the slot's overlay). */
+export function HotspotLayer({
   slot,
   hotspots,
   container,
@@ -114,6 +115,7 @@ function HotspotLayer({
   return createPortal(
     <div
       className={styles.layer}
+      data-3d-hotspots=""
       onKeyDown={(event) => {
         if (event.key !== 'Escape' || open === null) return
         event.preventDefault()
@@ -159,16 +161,4 @@ function HotspotLayer({
     </div>,
     container,
   )
-}
-
-/** The hotspots of every live viewer on the page, each over its stage. */
-export function HotspotLayers() {
-  useSyncExternalStore(threeStore.subscribe, threeStore.version, threeStore.version)
-  return threeStore.slots().map((slot) => {
-    if (slot.status !== 'live' || slot.spec.kind !== 'viewer') return null
-    const hotspots = slot.spec.hotspots ?? []
-    const container = slot.element.parentElement?.querySelector<HTMLElement>('[data-3d-hotspots]')
-    if (!hotspots.length || !container) return null
-    return <HotspotLayer key={slot.id} slot={slot} hotspots={hotspots} container={container} />
-  })
 }

@@ -200,11 +200,12 @@ export default function ThreeSlot({ spec, description, labels, children }: Three
       >
         <div className={styles.poster}>{children}</div>
       </div>
-      {isViewer && spec.hotspots?.length ? (
-        // The live viewer's hotspot buttons go here, over the stage (HotspotLayer.tsx, with the
-        // canvas host): outside the stage, whose role of an image would hide them.
-        <div className={styles.hotspots} data-3d-hotspots="" />
-      ) : null}
+      {isViewer && (
+        // The live viewer's hotspot buttons and its model's variants go here, over the stage
+        // (HotspotLayer.tsx, with the canvas host): outside the stage, whose role of an image
+        // would hide them from screen readers.
+        <div className={styles.overlay} data-3d-overlay="" />
+      )}
       {status === 'loading' && isViewer && (
         <progress
           className={styles.progress}

@@ -28,6 +28,16 @@ export const SUPPORTED_EXTENSIONS: Record<string, string> = {
   EXT_materials_bump: 'bump maps',
   KHR_lights_punctual: 'lights (drawn as the model defines them)',
   EXT_mesh_gpu_instancing: 'GPU instancing',
+  KHR_materials_variants: 'material variants (a row of buttons in the model viewer)',
+}
+
+/**
+ * The extensions above that three's GLTFLoader reads through a plugin the renderer registers
+ * (src/three/render/gltf-loader.ts), not by itself, and the package each plugin comes from.
+ */
+export const PLUGIN_EXTENSIONS: Record<string, string> = {
+  KHR_materials_variants:
+    'three-gltf-extensions/loaders/KHR_materials_variants/KHR_materials_variants.js',
 }
 
 /**

@@ -162,3 +162,7 @@ export type FromRenderer =
    * spec's `hotspots`: sent with each frame that moves one, or changes whether one shows.
    */
   | { type: 'hotspots'; id: string; places: HotspotPlace[] }
+  /** A viewer's model is loaded: the names of its material variants (none: an empty list). */
+  | { type: 'variants'; id: string; names: string[] }
+  /** A frame showing this variant's materials (null: the model's own) has reached the screen. */
+  | { type: 'variant'; id: string; name: string | null }

@@ -21,6 +21,10 @@ export type SceneSpec =
       autoRotate: boolean
       /** Its hotspots, pinned on the model as the page's own buttons (none: no buttons). */
       hotspots?: SceneHotspot[]
+      /** The name of its model's row of material variants, for screen readers (the slice's). */
+      variantsLabel?: string
+      /** The editor's labels for its model's variants, by the model's names for them. */
+      variantLabels?: Record<string, string>
     } & Animation)
 
 /**
@@ -60,6 +64,8 @@ export type ViewCommand =
   | { type: 'pick'; x: number; y: number }
   /** A hotspot opened: turn to its view (at once with reduced motion or on a software renderer). */
   | ({ type: 'view' } & ViewOrbit)
+  /** The model's materials: one of its KHR_materials_variants by name, or its own (null). */
+  | { type: 'variant'; name: string | null }
 
 /** A point on a model in its own coordinates (metres) and the surface's normal there. */
 export type PickedPoint = { position: [number, number, number]; normal: [number, number, number] }
@@ -76,6 +82,10 @@ export type SlotEntry = {
   progress: number | null
   /** Set by the host's viewer; the slot calls it for keyboard and button commands. */
   command?: (command: ViewCommand) => void
+  /** A viewer's model's material variants (KHR_materials_variants), once it is loaded. */
+  variants?: string[]
+  /** The variant on screen (null: the model's own materials). */
+  variant?: string | null
 }
 
 type Listener = () => void

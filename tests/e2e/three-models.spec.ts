@@ -16,6 +16,7 @@ import {
 import {
   changedShare,
   expectHotspotList,
+  frames,
   pixels,
   RENDER_PATHS,
   showcase,
@@ -67,6 +68,14 @@ async function textured(stage: Locator): Promise<{ red: number; green: number }>
   }
 }
 
+/** Of a screenshot, the shares of pixels in each checker's colours (see `textureShares`). */
+function shares({ data }: { data: Buffer }): { red: number; green: number; blue: number } {
+  let blue = 0
+  for (let i = 0; i < data.length; i += 3)
+    if (data[i + 2]! > data[i]! + 60 && data[i + 2]! > data[i + 1]! + 60) blue++
+  return { ...textureShares(data), blue: blue / (data.length / 3) }
+}
+
 /** Serves `bytes` in place of the viewer's lamp. */
 async function swapLamp(page: Page, bytes: Uint8Array) {
   await page.route(LAMP, (route) =>
@@ -113,6 +122,54 @@ for (const path of RENDER_PATHS) {
         expect(seen.errors).toEqual([])
       })
     }
+
+    test('a model with material variants: a row of its finishes; a press switches the materials, says so and names it in the URL, and that URL opens in it', async ({
+      tab: page,
+    }) => {
+      const model = await corpusModel('variants')
+      const seen = await record(page)
+      await swapLamp(page, readFileSync(model.file))
+      await page.goto(url3d('/en-us/showcase', path))
+      await waitLive(page, VIEWER)
+      const { root, stage } = slot(page, VIEWER)
+      const row = root.locator('[data-3d-variants]')
+      const status = row.getByRole('status')
+      await expect(row.getByRole('button')).toHaveText(['Checker', 'Ink', 'Clay'])
+      for (const button of await row.getByRole('button').all())
+        await expect(button).toHaveAttribute('aria-pressed', 'false')
+      // The model's own material first: the red and green checker.
+      expect(shares(await pixels(stage)).blue).toBeLessThan(0.002)
+
+      // Ink: its own blue and yellow checker replaces the red and green one, once on screen.
+      await row.getByRole('button', { name: 'Ink' }).click()
+      await expect(row.getByRole('button', { name: 'Ink' })).toHaveAttribute('aria-pressed', 'true')
+      await expect(status).toHaveText('Ink')
+      await frames(page)
+      const ink = shares(await pixels(stage))
+      expect(ink.blue, 'blue texels').toBeGreaterThan(0.01)
+      expect(ink.green, 'green texels').toBeLessThan(0.002)
+      expect(new URL(page.url()).searchParams.get('variant')).toBe('Ink')
+
+      // Clay: a plain finish, neither checker.
+      await row.getByRole('button', { name: 'Clay' }).click()
+      await expect(status).toHaveText('Clay')
+      await frames(page)
+      const clay = shares(await pixels(stage))
+      expect(clay.blue).toBeLessThan(0.002)
+      expect(clay.green).toBeLessThan(0.002)
+      expect(new URL(page.url()).searchParams.get('variant')).toBe('Clay')
+
+      // The URL opens the model in the variant it names, said by the pressed button alone.
+      await page.goto(url3d('/en-us/showcase', path) + '&variant=Ink')
+      await waitLive(page, VIEWER)
+      await expect(row.getByRole('button', { name: 'Ink' })).toHaveAttribute('aria-pressed', 'true')
+      await expect
+        .poll(async () => shares(await pixels(stage)).blue, { message: 'blue texels' })
+        .toBeGreaterThan(0.01)
+      await expect(status).toHaveText('')
+      expect(seen.problems).toEqual([])
+      expect(seen.errors).toEqual([])
+    })
 
     test('an animated model plays its clip, and holds still under reduced motion', async ({
       browser,

@@ -9,7 +9,7 @@ import {
   modelSize,
   sizeProblem,
 } from '../../services/content-api/models-check'
-import { SUPPORTED_EXTENSIONS } from '../../src/three/model-formats'
+import { PLUGIN_EXTENSIONS, SUPPORTED_EXTENSIONS } from '../../src/three/model-formats'
 import { modelIO } from '../../services/content-api/models/io'
 import { brokenModels, modelCorpus } from '../fixtures/model-corpus'
 
@@ -55,13 +55,21 @@ describe('content:check reads every model as the renderer would', () => {
     })
   })
 
-  it('lists only extensions three.js GLTFLoader draws', () => {
+  it('lists only extensions three.js GLTFLoader draws, itself or through a plugin the renderer registers', () => {
     const source = readFileSync('node_modules/three/examples/jsm/loaders/GLTFLoader.js', 'utf8')
     const block = source.slice(source.indexOf('const EXTENSIONS = {'))
     const loaderKnows = new Set(
       [...block.slice(0, block.indexOf('};')).matchAll(/'([A-Z]+_[A-Za-z_]+)'/g)].map((m) => m[1]),
     )
-    for (const name of Object.keys(SUPPORTED_EXTENSIONS)) expect(loaderKnows, name).toContain(name)
+    for (const name of Object.keys(SUPPORTED_EXTENSIONS)) {
+      // Or a plugin the renderer registers reads it: the plugin's own source names it.
+      const plugin = PLUGIN_EXTENSIONS[name]
+      if (plugin)
+        expect(readFileSync(`node_modules/${plugin}`, 'utf8'), name).toContain(
+          `this.name = '${name}'`,
+        )
+      else expect(loaderKnows, name).toContain(name)
+    }
   })
 })
 

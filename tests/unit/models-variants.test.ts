@@ -96,6 +96,48 @@ describe('every model of the corpus', () => {
   }, 120_000)
 })
 
+describe('a model with material variants (KHR_materials_variants)', () => {
+  type VariantsJson = {
+    extensionsUsed?: string[]
+    extensions?: { KHR_materials_variants?: { variants: { name: string }[] } }
+    materials: { name?: string; pbrMetallicRoughness?: { baseColorTexture?: unknown } }[]
+    meshes: {
+      primitives: {
+        material?: number
+        extensions?: {
+          KHR_materials_variants?: { mappings: { material: number; variants: number[] }[] }
+        }
+      }[]
+    }[]
+  }
+
+  it('keeps every variant, its materials and its texture, in the low and the high tier', async () => {
+    const bytes = readFileSync(corpus.find((m) => m.name === 'variants')!.file)
+    for (const tier of ['low', 'high'] as const) {
+      const { glb } = await optimizeModel(bytes, tierParams(tier))
+      const json = gltfJson(glb) as VariantsJson
+      expect(json.extensionsUsed, tier).toContain('KHR_materials_variants')
+      expect(json.extensions?.KHR_materials_variants?.variants.map((v) => v.name)).toEqual([
+        'Checker',
+        'Ink',
+        'Clay',
+      ])
+      for (const mesh of json.meshes)
+        for (const prim of mesh.primitives) {
+          const mappings = prim.extensions?.KHR_materials_variants?.mappings ?? []
+          // Each variant maps to a material the file has: the ink one still textured.
+          const byVariant = new Map(mappings.flatMap((m) => m.variants.map((v) => [v, m.material])))
+          expect([...byVariant.keys()].sort(), tier).toEqual([0, 1, 2])
+          for (const material of byVariant.values()) expect(json.materials[material]).toBeDefined()
+          expect(
+            json.materials[byVariant.get(1)!]!.pbrMetallicRoughness?.baseColorTexture,
+          ).toBeDefined()
+        }
+      expectDrawable(glb)
+    }
+  }, 60_000)
+})
+
 describe("the variant for a phone's AR viewer (tier=ar)", () => {
   // What Scene Viewer reads for sure: glTF 2.0 with plain geometry and PNG or JPEG maps.
   const COMPRESSION = [

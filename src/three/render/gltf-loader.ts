@@ -13,6 +13,9 @@ import type { GLTFLoader, GLTFParser } from 'three/examples/jsm/loaders/GLTFLoad
 import { DRACOLoader } from 'three/examples/jsm/loaders/DRACOLoader.js'
 import { KTX2Loader } from 'three/examples/jsm/loaders/KTX2Loader.js'
 import { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.js'
+// KHR_materials_variants, which three's GLTFLoader leaves to this plugin (its docs point to it):
+// the variants' names and a way to switch a model's materials to one, loading them on demand.
+import MaterialsVariants from 'three-gltf-extensions/loaders/KHR_materials_variants/KHR_materials_variants.js'
 import { unsupportedRequired } from '../model-formats'
 import { DECODERS_PATH, KTX2_WORKER_FILE } from './decoders'
 
@@ -161,6 +164,7 @@ export function configureGltfLoader(loader: GLTFLoader, gl: WebGLRenderer): void
   loader.setKTX2Loader(ktx2)
   loader.register(requiredExtensions)
   loader.register(embeddedImages)
+  loader.register((parser) => new MaterialsVariants(parser))
 }
 
 /** The decoder files each extension's loader fetches (DRACOLoader's WebAssembly build; KTX2's). */

@@ -30,6 +30,7 @@ import type { HotspotPlace, SceneSlot } from '../../protocol'
 import type { SceneHotspot, SceneSpec, ViewCommand, ViewOrbit } from '../../store'
 import { pickPoint } from '../pick'
 import { occluded, projectPins, worldPins } from '../hotspot-projection'
+import type { VariantFunctions } from 'three-gltf-extensions/loaders/KHR_materials_variants/KHR_materials_variants.js'
 
 type Spec = Extract<SceneSpec, { kind: 'model' | 'viewer' }>
 
@@ -62,7 +63,7 @@ function useOrbit(camera: PerspectiveCamera, autoRotate: boolean): OrbitControls
 function applyCommand(
   orbit: OrbitControls,
   camera: PerspectiveCamera,
-  command: Exclude<ViewCommand, { type: 'pick' | 'view' }>,
+  command: Exclude<ViewCommand, { type: 'pick' | 'view' | 'variant' }>,
 ) {
   if (command.type === 'reset') {
     orbit.reset()
@@ -205,8 +206,17 @@ function Model({ slot, spec }: { slot: SceneSlot; spec: Spec }) {
     }
   }, [loaded, slot.id, gltf, url])
   // A copy of its own for each slot (the loader caches one model per URL); skinned meshes keep
-  // their bones.
-  const model = useMemo(() => cloneSkinned(gltf.scene), [gltf])
+  // their bones, and meshes their material variants (KHR_materials_variants).
+  const variants = (gltf as { functions?: Partial<VariantFunctions> }).functions
+  const model = useMemo(() => {
+    const copy = cloneSkinned(gltf.scene)
+    variants?.copyVariantMaterials?.(copy, gltf.scene)
+    return copy
+  }, [gltf, variants])
+  const variantNames = useMemo(
+    () => ((gltf.userData as { variants?: string[] }).variants ?? []).slice(),
+    [gltf],
+  )
   const { center, radius } = useMemo(() => {
     const sphere = new Box3().setFromObject(model).getBoundingSphere(new Sphere())
     return { center: sphere.center, radius: sphere.radius || 1 }
@@ -249,10 +259,41 @@ function Model({ slot, spec }: { slot: SceneSlot; spec: Spec }) {
     invalidate()
   }, [camera, radius, slot, store, orbit, invalidate])
 
+  // A viewer's material variants: their names for the page's row, once the model is here; each
+  // variant's materials loaded in the background, so that a press finds them ready.
+  const shownVariant = useRef<{ name: string | null } | null>(null)
+  useEffect(() => {
+    if (spec.kind !== 'viewer') return
+    report({ type: 'variants', id: slot.id, names: variantNames })
+    if (!variantNames.length || !variants?.ensureLoadVariants) return
+    // On a copy never drawn: the plugin puts each variant's material on the meshes while it
+    // loads it, and a frame drawn meanwhile would show it (and stay on screen). The copies share
+    // the table of loaded materials, so the model drawn finds them there.
+    const spare = cloneSkinned(gltf.scene)
+    variants.copyVariantMaterials?.(spare, gltf.scene)
+    void variants.ensureLoadVariants(spare)
+  }, [spec.kind, slot.id, report, variantNames, variants, gltf])
+  useFrame(() => {
+    const shown = shownVariant.current
+    if (!shown) return
+    shownVariant.current = null
+    // Drawn in this frame: said once it is on screen, as `live` is.
+    requestAnimationFrame(() => report({ type: 'variant', id: slot.id, name: shown.name }))
+  }, 2)
+
   // The viewer's keyboard, pointer and reset commands, sent by the page.
   useEffect(() => {
     if (spec.kind !== 'viewer') return
     store.setCommand(slot.id, (command) => {
+      if (command.type === 'variant') {
+        const name =
+          command.name !== null && variantNames.includes(command.name) ? command.name : null
+        void variants?.selectVariant?.(model, name).then(() => {
+          shownVariant.current = { name }
+          invalidate()
+        })
+        return
+      }
       if (command.type === 'pick') {
         report({
           type: 'picked',
@@ -277,7 +318,19 @@ function Model({ slot, spec }: { slot: SceneSlot; spec: Spec }) {
       invalidate()
     })
     return () => store.setCommand(slot.id, null)
-  }, [spec.kind, slot.id, store, orbit, camera, invalidate, report, model, mayAnimate])
+  }, [
+    spec.kind,
+    slot.id,
+    store,
+    orbit,
+    camera,
+    invalidate,
+    report,
+    model,
+    mayAnimate,
+    variants,
+    variantNames,
+  ])
 
   useFrame(() => {
     const current = turn.current
