@@ -2285,6 +2285,31 @@ export interface ModelViewerSliceDefaultPrimaryHotspotsItem {
 }
 
 /**
+ * Item in *ModelViewer → Default → Primary → Finishes: the model's material variants, relabelled (optional; by default the names in the model)*
+ */
+export interface ModelViewerSliceDefaultPrimaryVariantLabelsItem {
+  /**
+   * Variant's name in the model (as the designer exported it) field in *ModelViewer → Default → Primary → Finishes: the model's material variants, relabelled (optional; by default the names in the model)*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: model_viewer.default.primary.variant_labels[].name
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  name: prismic.KeyTextField
+
+  /**
+   * Label on its button field in *ModelViewer → Default → Primary → Finishes: the model's material variants, relabelled (optional; by default the names in the model)*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: model_viewer.default.primary.variant_labels[].label
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  label: prismic.KeyTextField
+}
+
+/**
  * Primary content in *ModelViewer → Default → Primary*
  */
 export interface ModelViewerSliceDefaultPrimary {
@@ -2357,6 +2382,26 @@ export interface ModelViewerSliceDefaultPrimary {
    * - **Documentation**: https://prismic.io/docs/fields/repeatable-group
    */
   hotspots: prismic.GroupField<Simplify<ModelViewerSliceDefaultPrimaryHotspotsItem>>
+
+  /**
+   * Name of the row of finishes, for screen readers (a model with material variants, e.g. “Finish”) field in *ModelViewer → Default → Primary*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: model_viewer.default.primary.variants_label
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  variants_label: prismic.KeyTextField
+
+  /**
+   * Finishes: the model's material variants, relabelled (optional; by default the names in the model) field in *ModelViewer → Default → Primary*
+   *
+   * - **Field Type**: Group
+   * - **Placeholder**: *None*
+   * - **API ID Path**: model_viewer.default.primary.variant_labels[]
+   * - **Documentation**: https://prismic.io/docs/fields/repeatable-group
+   */
+  variant_labels: prismic.GroupField<Simplify<ModelViewerSliceDefaultPrimaryVariantLabelsItem>>
 
   /**
    * Turn slowly until touched field in *ModelViewer → Default → Primary*
@@ -3231,6 +3276,7 @@ declare module '@prismicio/client' {
       MediaTextSliceImageRight,
       ModelViewerSlice,
       ModelViewerSliceDefaultPrimaryHotspotsItem,
+      ModelViewerSliceDefaultPrimaryVariantLabelsItem,
       ModelViewerSliceDefaultPrimary,
       ModelViewerSliceVariation,
       ModelViewerSliceDefault,

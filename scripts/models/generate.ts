@@ -4,7 +4,11 @@
 import { mkdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { Document, NodeIO, type Material, type Node } from '@gltf-transform/core'
-import { EXTMeshoptCompression, KHRMeshQuantization } from '@gltf-transform/extensions'
+import {
+  EXTMeshoptCompression,
+  KHRMaterialsVariants,
+  KHRMeshQuantization,
+} from '@gltf-transform/extensions'
 import { dedup, meshopt, prune, reorder, weld } from '@gltf-transform/functions'
 import { MeshoptEncoder } from 'meshoptimizer'
 import * as THREE from 'three'
@@ -59,7 +63,18 @@ function linear(srgb: [number, number, number]): [number, number, number, number
   return [c.r, c.g, c.b, 1]
 }
 
-async function writeModel(name: string, materials: Record<string, MaterialSpec>, parts: Part[]) {
+/**
+ * Finishes a designer exports in one file (KHR_materials_variants) for one material: each
+ * variant's name and its look; the first is the material as the model has it.
+ */
+type Finishes = { material: string; variants: [string, MaterialSpec | null][] }
+
+async function writeModel(
+  name: string,
+  materials: Record<string, MaterialSpec>,
+  parts: Part[],
+  finishes?: Finishes,
+) {
   const doc = new Document()
   doc.createBuffer()
   const scene = doc.createScene(name)
@@ -77,6 +92,30 @@ async function writeModel(name: string, materials: Record<string, MaterialSpec>,
     )
   }
   for (const part of parts) addPart(doc, root, part, mats)
+  if (finishes) {
+    const extension = doc.createExtension(KHRMaterialsVariants)
+    const own = mats.get(finishes.material)!
+    const looks = finishes.variants.map(([variant, spec]) => ({
+      variant: extension.createVariant(variant),
+      material: spec
+        ? doc
+            .createMaterial(`${finishes.material} ${variant}`)
+            .setBaseColorFactor(linear(spec.color))
+            .setMetallicFactor(spec.metallic)
+            .setRoughnessFactor(spec.roughness)
+        : own,
+    }))
+    for (const mesh of doc.getRoot().listMeshes())
+      for (const prim of mesh.listPrimitives()) {
+        if (prim.getMaterial() !== own) continue
+        const mappings = extension.createMappingList()
+        for (const look of looks)
+          mappings.addMapping(
+            extension.createMapping().setMaterial(look.material).addVariant(look.variant),
+          )
+        prim.setExtension('KHR_materials_variants', mappings)
+      }
+  }
 
   doc.createExtension(KHRMeshQuantization).setRequired(true)
   doc.createExtension(EXTMeshoptCompression).setRequired(true)
@@ -89,7 +128,7 @@ async function writeModel(name: string, materials: Record<string, MaterialSpec>,
     meshopt({ encoder: MeshoptEncoder, level: 'medium' }),
   )
   const io = new NodeIO()
-    .registerExtensions([EXTMeshoptCompression, KHRMeshQuantization])
+    .registerExtensions([EXTMeshoptCompression, KHRMeshQuantization, KHRMaterialsVariants])
     .registerDependencies({ 'meshopt.encoder': MeshoptEncoder })
   const file = path.join(outDir, `${name}.glb`)
   await io.write(file, doc)
@@ -127,7 +166,10 @@ function vessel(): Promise<void> {
   )
 }
 
-/** A desk lamp: base, two arms, a joint and a shade. Asymmetric, so turning it shows. */
+/**
+ * A desk lamp: base, two arms, a joint and a shade, in three lacquers (material variants).
+ * Asymmetric, so turning it shows.
+ */
 function lamp(): Promise<void> {
   return writeModel(
     'lamp',
@@ -167,6 +209,15 @@ function lamp(): Promise<void> {
         position: [-0.52, 1.78, 0],
       },
     ],
+    // The shade and the joint in three lacquers: the model viewer offers them as a row.
+    {
+      material: 'shade',
+      variants: [
+        ['Blue', null],
+        ['Red', { color: [0.84, 0.16, 0.14], metallic: 0, roughness: 0.5 }],
+        ['White', { color: [0.93, 0.92, 0.88], metallic: 0, roughness: 0.55 }],
+      ],
+    },
   )
 }
 

@@ -74,6 +74,29 @@ export function heroSlot(slice: Content.HeroSlice): {
   }
 }
 
+/**
+ * The words of a viewer's row of material variants: its name for screen readers, and the
+ * editor's label for each variant the model names (a row without both is none). None when the
+ * editor wrote none: the row then shows the model's own names, unnamed.
+ */
+function finishes(p: Content.ModelViewerSlice['primary']): {
+  variantsLabel?: string
+  variantLabels?: Record<string, string>
+} {
+  const label = p.variants_label?.trim()
+  const labels = Object.fromEntries(
+    (p.variant_labels ?? []).flatMap((row) => {
+      const name = row.name?.trim()
+      const text = row.label?.trim()
+      return name && text ? [[name, text]] : []
+    }),
+  )
+  return {
+    ...(label ? { variantsLabel: label } : {}),
+    ...(Object.keys(labels).length ? { variantLabels: labels } : {}),
+  }
+}
+
 /** The props of the model viewer's 3D slot. */
 export function viewerSlot(slice: Content.ModelViewerSlice): {
   spec: SceneSpec | null
@@ -83,7 +106,9 @@ export function viewerSlot(slice: Content.ModelViewerSlice): {
   const p = slice.primary
   const url = modelUrl(p.model)
   return {
-    spec: url ? { kind: 'viewer', url, autoRotate: p.auto_rotate, ...animationOf(p) } : null,
+    spec: url
+      ? { kind: 'viewer', url, autoRotate: p.auto_rotate, ...animationOf(p), ...finishes(p) }
+      : null,
     description: p.description ?? '',
     labels: {
       load: p.load_label ?? '',

@@ -293,6 +293,38 @@ for (const path of RENDER_PATHS) {
       await expect(viewer.root.getByRole('button', { name: hotspots[0]!.label })).toBeVisible()
     })
 
+    test("the lamp's finishes: a row named by the slice, each relabelled by the editor; a press relacquers the shade, says so and names it in the URL", async ({
+      page,
+    }) => {
+      await page.goto(url3d('/en-us/showcase', path))
+      await waitLive(page, VIEWER)
+      const { root, stage } = slot(page, VIEWER)
+      const row = root.getByRole('group', { name: content.viewer.variants_label })
+      const rows = content.viewer.variant_labels as unknown as { name: string; label: string }[]
+      await expect(row.getByRole('button')).toHaveText(rows.map((r) => r.label))
+      const redShare = async () => {
+        const { data } = await pixels(stage)
+        let red = 0
+        for (let i = 0; i < data.length; i += 3)
+          if (data[i]! > data[i + 1]! + 80 && data[i]! > data[i + 2]! + 80) red++
+        return red / (data.length / 3)
+      }
+      expect(await redShare()).toBeLessThan(0.001)
+      const red = rows.find((r) => r.name === 'Red')!
+      await row.getByRole('button', { name: red.label }).click()
+      await expect(row.getByRole('button', { name: red.label })).toHaveAttribute(
+        'aria-pressed',
+        'true',
+      )
+      await expect(row.getByRole('status')).toHaveText(
+        `${content.viewer.variants_label}: ${red.label}`,
+      )
+      expect(await redShare()).toBeGreaterThan(0.005)
+      expect(new URL(page.url()).searchParams.get('variant')).toBe('Red')
+      // With the row, the page still passes axe.
+      expect(await axeViolations(page)).toEqual([])
+    })
+
     test('opening a hotspot turns the camera to its view: animated, or at once with reduced motion', async ({
       browser,
     }) => {

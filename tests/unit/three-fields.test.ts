@@ -107,3 +107,24 @@ describe("the model viewer's hotspots, as the page lists them", () => {
     expect(viewerHotspots(slice({}))).toEqual({ heading: '', notes: [] })
   })
 })
+
+describe("the model viewer's finishes (material variants), as the slice words them", () => {
+  it('names the row and relabels each variant the editor named, skipping a half-filled row', () => {
+    expect(
+      viewer({
+        variants_label: ' Shade ',
+        variant_labels: [
+          { name: 'Red ', label: ' Signal red' },
+          { name: 'White', label: '' },
+          { name: null, label: 'Orphan' },
+        ],
+      }).spec,
+    ).toMatchObject({ variantsLabel: 'Shade', variantLabels: { Red: 'Signal red' } })
+  })
+
+  it("leaves the model's own names, and no row name, for a document written before the fields existed", () => {
+    const spec = viewer({}).spec!
+    expect(spec).not.toHaveProperty('variantsLabel')
+    expect(spec).not.toHaveProperty('variantLabels')
+  })
+})

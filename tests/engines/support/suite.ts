@@ -331,7 +331,7 @@ export function engineSuite(
     }
 
     if ('drawn' in options.three)
-      it("the showcase viewer's hotspots: buttons on their points, a popover by key that Escape closes, dimmed when turned away", async () => {
+      it("the showcase viewer's hotspots and finishes: buttons on their points, a popover by key that Escape closes, dimmed when turned away; a finish pressed is said and named in the URL", async () => {
         await engine.goto(`${urlOf(documentFile('page', 'showcase', 'en-us'))!}?debug3d=pick`)
         const viewer = '.slice-model-viewer [data-3d-state]'
         await engine.evaluate((selector) => {
@@ -467,6 +467,34 @@ export function engineSuite(
             ),
           [viewer],
         )
+        // The lamp's finishes: the slice's labels; a press relacquers the shade, which the status
+        // line says once it is on screen, and the URL names it.
+        const finishes = showcaseViewer().variant_labels as { name: string; label: string }[]
+        expect(
+          await engine.evaluate(
+            (selector) =>
+              Array.from(
+                document.querySelectorAll(`${selector} [data-3d-variants] button`),
+                (button) => button.textContent,
+              ),
+            viewer,
+          ),
+        ).toEqual(finishes.map((finish) => finish.label))
+        await engine.click(`${viewer} [data-3d-variants] [data-variant="Red"]`)
+        const said = await waitFor(
+          engine,
+          'the finish said',
+          (selector) =>
+            document.querySelector(`${selector} [data-3d-variants] [role="status"]`)?.textContent ||
+            undefined,
+          [viewer],
+        )
+        expect(said).toBe(
+          `${showcaseViewer().variants_label as string}: ${finishes.find((f) => f.name === 'Red')!.label}`,
+        )
+        expect(
+          await engine.evaluate(() => new URLSearchParams(window.location.search).get('variant')),
+        ).toBe('Red')
         expect(await engine.problems()).toEqual([])
       })
 
