@@ -143,7 +143,9 @@ for (const path of RENDER_PATHS) {
       // Ink: its own blue and yellow checker replaces the red and green one, once on screen.
       await row.getByRole('button', { name: 'Ink' }).click()
       await expect(row.getByRole('button', { name: 'Ink' })).toHaveAttribute('aria-pressed', 'true')
-      await expect(status).toHaveText('Ink')
+      // Said with the showcase slice's name for its row; the model's own name for the finish
+      // (the slice relabels the lamp's, not this model's).
+      await expect(status).toHaveText(`${content.viewer.variants_label}: Ink`)
       await frames(page)
       const ink = shares(await pixels(stage))
       expect(ink.blue, 'blue texels').toBeGreaterThan(0.01)
@@ -152,7 +154,7 @@ for (const path of RENDER_PATHS) {
 
       // Clay: a plain finish, neither checker.
       await row.getByRole('button', { name: 'Clay' }).click()
-      await expect(status).toHaveText('Clay')
+      await expect(status).toHaveText(`${content.viewer.variants_label}: Clay`)
       await frames(page)
       const clay = shares(await pixels(stage))
       expect(clay.blue).toBeLessThan(0.002)
