@@ -283,6 +283,30 @@ for (const path of RENDER_PATHS) {
         await expect(buttons.nth(i)).toHaveAttribute('aria-disabled', 'true')
         await expect(buttons.nth(i)).toHaveCSS('opacity', '0.35')
       }
+      // Scrolled away and back, the model keeps the visitor's turn (it was framed again each
+      // time the slot's visibility changed, undoing it).
+      const turned = await page.evaluate(() => {
+        const hook = (
+          window as unknown as { __facet3d: { orbits: Record<string, { azimuth: number }> } }
+        ).__facet3d
+        return Object.values(hook.orbits)[0]!.azimuth
+      })
+      await page.evaluate(() => window.scrollTo(0, 0))
+      await frames(page)
+      await frames(page)
+      await viewer.stage.scrollIntoViewIfNeeded()
+      await frames(page)
+      await frames(page)
+      expect(
+        await page.evaluate(() => {
+          const hook = (
+            window as unknown as { __facet3d: { orbits: Record<string, { azimuth: number }> } }
+          ).__facet3d
+          return Object.values(hook.orbits)[0]!.azimuth
+        }),
+      ).toBeCloseTo(turned, 5)
+      for (let i = 0; i < hotspots.length; i++)
+        await expect(buttons.nth(i)).toHaveAttribute('aria-disabled', 'true')
       await page.keyboard.press('Tab')
       await expect(buttons.nth(0)).toBeFocused()
       await page.keyboard.press('Enter')

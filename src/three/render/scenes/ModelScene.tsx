@@ -242,9 +242,13 @@ function Model({ slot, spec }: { slot: SceneSlot; spec: Spec }) {
     url: spec.url,
   })
 
-  // Frame the model: centre it, and back the camera off until its bounding sphere fits.
+  // Frame the model: centre it, and back the camera off until its bounding sphere fits. Once per
+  // model and slot: the slot's description is sent again whenever it changes (its visibility, as
+  // the visitor scrolls it away and back), and framing again then would undo the visitor's turn.
+  const firstSlot = useRef(slot)
+  const slotId = slot.id
   useEffect(() => {
-    const rect = (store.get(slot.id) ?? slot).rect
+    const rect = (store.get(slotId) ?? firstSlot.current).rect
     const distance = fitDistance(camera, radius, rect.width / Math.max(1, rect.height))
     camera.position.set(0, distance * 0.28, distance)
     camera.near = distance / 100
@@ -257,7 +261,7 @@ function Model({ slot, spec }: { slot: SceneSlot; spec: Spec }) {
     orbit.update()
     orbit.saveState()
     invalidate()
-  }, [camera, radius, slot, store, orbit, invalidate])
+  }, [camera, radius, slotId, store, orbit, invalidate])
 
   // A viewer's material variants: their names for the page's row, once the model is here; each
   // variant's materials loaded in the background, so that a press finds them ready.
