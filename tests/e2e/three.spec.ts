@@ -1,3 +1,4 @@
+import * as prismic from '@prismicio/client'
 import { expect, test, type Page, type Request } from '@playwright/test'
 import {
   changedShare,
@@ -32,20 +33,23 @@ const showcaseFile = {
 }
 
 /** Waits until the viewer's camera is on the orbit `view` (as a hotspot's view is written). */
+type Orbit = { azimuth: number; polar: number; distance: number }
+
+/** The showcase viewer's camera orbit now, as the renderer reports it (the debug hook's `orbits`). */
+function orbitNow(page: Page): Promise<Orbit> {
+  return page.evaluate(
+    () =>
+      Object.values(
+        (window as unknown as { __facet3d: { orbits: Record<string, Orbit> } }).__facet3d.orbits,
+      )[0]!,
+  )
+}
+
 async function expectOrbit(page: Page, view: string) {
   const orbit = parseOrbit(view)
   if (!orbit.ok) throw new Error(orbit.reason)
   await expect
-    .poll(() =>
-      page.evaluate(() => {
-        const hook = (
-          window as unknown as {
-            __facet3d: { orbits: Record<string, { azimuth: number; polar: number }> }
-          }
-        ).__facet3d
-        return Object.values(hook.orbits)[0]
-      }),
-    )
+    .poll(() => orbitNow(page))
     .toEqual({
       azimuth: expect.closeTo(orbit.value.azimuth, 3),
       polar: expect.closeTo(orbit.value.polar, 3),
@@ -285,26 +289,14 @@ for (const path of RENDER_PATHS) {
       }
       // Scrolled away and back, the model keeps the visitor's turn (it was framed again each
       // time the slot's visibility changed, undoing it).
-      const turned = await page.evaluate(() => {
-        const hook = (
-          window as unknown as { __facet3d: { orbits: Record<string, { azimuth: number }> } }
-        ).__facet3d
-        return Object.values(hook.orbits)[0]!.azimuth
-      })
+      const turned = (await orbitNow(page)).azimuth
       await page.evaluate(() => window.scrollTo(0, 0))
       await frames(page)
       await frames(page)
       await viewer.stage.scrollIntoViewIfNeeded()
       await frames(page)
       await frames(page)
-      expect(
-        await page.evaluate(() => {
-          const hook = (
-            window as unknown as { __facet3d: { orbits: Record<string, { azimuth: number }> } }
-          ).__facet3d
-          return Object.values(hook.orbits)[0]!.azimuth
-        }),
-      ).toBeCloseTo(turned, 5)
+      expect((await orbitNow(page)).azimuth).toBeCloseTo(turned, 5)
       for (let i = 0; i < hotspots.length; i++)
         await expect(buttons.nth(i)).toHaveAttribute('aria-disabled', 'true')
       await page.keyboard.press('Tab')
@@ -612,3 +604,42 @@ for (const path of RENDER_PATHS) {
     })
   })
 }
+
+// An editor in a Prismic preview finds a hotspot's position as `?debug3d=pick` does, with no flag
+// to type (docs/3d-models.md): the preview cookie turns the readout on, and leaving the preview
+// turns it off again. Once, on the worker path: the cookie is read by the page, whichever path
+// then draws.
+test('in a preview, a click on the model shows its point and normal; out of it, nothing does', async ({
+  page,
+  baseURL,
+}) => {
+  const client = prismic.createClient<prismic.PrismicDocument>(`${baseURL}/local/prismic/api/v2`)
+  const { id } = await client.getByUID('page', 'showcase', { lang: 'en-us' })
+  // The release's preview link, as Prismic's toolbar opens it: it lands on the showcase with
+  // Prismic's preview cookie set.
+  await page.goto(
+    `/local/prismic/previews/winter-launch?websitePreviewId=winter-launch&documentId=${id}`,
+  )
+  await expect(page).toHaveURL(`${baseURL}/en-us/showcase`)
+  expect((await page.context().cookies()).some((c) => c.name === prismic.cookie.preview)).toBe(true)
+
+  await page.goto(url3d('/en-us/showcase', 'worker'))
+  await waitLive(page, VIEWER)
+  const viewer = slot(page, VIEWER)
+  const readout = viewer.root.locator('[data-3d-picked]')
+  await expect(readout).toHaveText(/^Click the model/)
+  const box = (await viewer.stage.boundingBox())!
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height * 0.87)
+  await expect(readout).toHaveText(/^Position \S+ \S+ \S+ · Normal \S+ \S+ \S+$/)
+  const [, position, normal] = /^Position (.+) · Normal (.+)$/.exec((await readout.textContent())!)!
+  expect(hotspotProblems({ label: 'Base', position, normal })).toEqual([])
+
+  // The preview ended: the same page, the same click, and no readout.
+  expect((await page.goto('/api/exit-preview'))?.status()).toBe(200)
+  await page.goto(url3d('/en-us/showcase', 'worker'))
+  await waitLive(page, VIEWER)
+  const again = (await viewer.stage.boundingBox())!
+  await page.mouse.click(again.x + again.width / 2, again.y + again.height * 0.87)
+  await frames(page)
+  await expect(viewer.root.locator('[data-3d-picked]')).toHaveCount(0)
+})
