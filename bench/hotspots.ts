@@ -29,6 +29,8 @@ import { launchFirefox } from '../tests/engines/support/firefox'
 import { launchWebKit } from '../tests/engines/support/webkit'
 import { documentFile, urlOf } from '../tests/e2e/support/content'
 import { parseNormal, parseVec3 } from '../src/three/hotspots'
+import { runBenchmark } from './lib/chromium.mjs'
+import { median } from '../src/three/render/resolution'
 
 const { values: args } = parseArgs({
   options: {
@@ -223,10 +225,6 @@ async function offsets(png: Buffer, scale: number): Promise<(number | null)[]> {
   })
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted.length ? sorted[Math.floor((sorted.length - 1) / 2)]! : NaN
-}
 const quantile = (values: number[], q: number) => {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! : NaN
@@ -420,9 +418,4 @@ async function main() {
   console.log(`load average: ${report.load.join(' ')}`)
 }
 
-main()
-  .catch((error) => {
-    console.error(error)
-    process.exitCode = 1
-  })
-  .finally(() => process.exit())
+runBenchmark(main)

@@ -13,6 +13,8 @@ import { parseArgs } from 'node:util'
 import { chromium } from '@playwright/test'
 import { chromiumArgs, chromiumPath } from '../playwright.config'
 import { documentFile, urlOf } from '../tests/e2e/support/content'
+import { CPU_SLOWDOWN, MOBILE, runBenchmark } from './lib/chromium.mjs'
+import { median } from '../src/three/render/resolution'
 
 const { values: args } = parseArgs({
   options: {
@@ -25,13 +27,7 @@ const { values: args } = parseArgs({
 if (!args.origin)
   throw new Error('bench:variants: name the running site, e.g. --origin http://127.0.0.1:3217')
 const ORIGIN = args.origin
-const MOBILE = { viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true }
 const VIEWER = '.slice-model-viewer [data-3d-state]'
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted.length ? sorted[Math.floor((sorted.length - 1) / 2)]! : NaN
-}
 
 async function main() {
   const showcase = urlOf(documentFile('page', 'showcase', 'en-us'))!
@@ -49,7 +45,7 @@ async function main() {
           timeout: 60_000,
         })
         const cdp = await context.newCDPSession(page)
-        await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 })
+        await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN })
         const names = await page
           .locator(`${VIEWER} [data-3d-variants] button`)
           .evaluateAll((buttons) => buttons.map((b) => b.getAttribute('data-variant')!))
@@ -100,9 +96,4 @@ async function main() {
   console.log(`load average: ${report.load.join(' ')}`)
 }
 
-main()
-  .catch((error) => {
-    console.error(error)
-    process.exitCode = 1
-  })
-  .finally(() => process.exit())
+runBenchmark(main)

@@ -23,6 +23,9 @@ const lastPlaces = new Map<string, HotspotPlace[]>()
 
 /** The renderer's places for a slot's hotspots (CanvasHost.tsx): its buttons move at once. */
 export function placeHotspots(id: string, places: HotspotPlace[]): void {
+  // A slot gone from the page (a client-side navigation) leaves no places behind.
+  for (const known of lastPlaces.keys()) if (!threeStore.get(known)) lastPlaces.delete(known)
+  if (!threeStore.get(id)) return
   lastPlaces.set(id, places)
   placers.get(id)?.(places)
 }

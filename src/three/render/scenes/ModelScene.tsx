@@ -153,9 +153,10 @@ function useHotspotPlaces(
       s.sent = key
       report({ type: 'hotspots', id: slot.id, places })
     }
-    const check = () => {
+    // Deferred, it casts from where the pins are then (an animated model moves on).
+    const check = (at = worldPins(model, hotspots)) => {
       s.checked = performance.now()
-      s.hidden = occluded(worldPins(model, hotspots), model, camera, radius * 0.02)
+      s.hidden = occluded(at, model, camera, radius * 0.02)
     }
     s.places = projectPins(pins, camera, rect.width, rect.height)
     // Rays again when the camera or the model moved, not for a frame drawn for another reason.
@@ -165,7 +166,7 @@ function useHotspotPlaces(
       const wait = s.checked + OCCLUSION_MS - performance.now()
       clearTimeout(s.timer)
       s.timer = 0
-      if (wait <= 0) check()
+      if (wait <= 0) check(pins)
       else
         // The last frame of a turn may come sooner than that: checked once the model rests.
         s.timer = setTimeout(() => {
