@@ -21,6 +21,8 @@
 //   Varnish as much as they compute. Not beside `engines` and `nodes`: a build beside them starved
 //   Firefox's Draco and KTX2 decoders (WebGL in software) past their minute, and slowed the Redis
 //   outage test's nodes past its timing; both failed there in two runs of three.
+//   The `checks` lane holds Prettier and ESLint: each reads the sources on one core, so they run
+//   beside the type check and the content check (one core each too), then beside the units.
 //
 // `npm run test:quick` runs only the stages marked `quick` (format, lint, types, content, units),
 // the units without the files that need a browser (BROWSER_FILES in vitest-shared.ts): the loop to
@@ -46,6 +48,7 @@ export const stages = [
     about: 'Prettier',
     bin: 'prettier',
     args: ['--check', '.'],
+    lane: 'checks',
   },
   {
     name: 'lint',
@@ -54,6 +57,7 @@ export const stages = [
     about: 'ESLint',
     bin: 'eslint',
     args: ['.', '--max-warnings=0'],
+    lane: 'checks',
   },
   {
     name: 'types',
