@@ -10,7 +10,8 @@ import { reportModels } from './models/report'
  * `npm run content:check [-- --content DIR --models DIR]`: every document, published or in a
  * release, against its model, each slice's Slice Machine mocks against theirs, and every 3D
  * model in the media folder as the renderer reads it (services/content-api/models-check.ts), and
- * each model viewer's hotspots against their model (services/content-api/hotspots-check.ts);
+ * each model viewer's hotspots and finishes' labels against their model
+ * (services/content-api/hotspots-check.ts);
  * exits 1 with the report, warnings included (the API serves what only warns, as Prismic would;
  * CI does not). Models come from DIR itself when it has `customtypes/`, else from `.`.
  *
@@ -34,7 +35,7 @@ async function main() {
     ...checked.problems,
     ...checkSliceMocks(modelsDir),
     ...models.problems,
-    ...checkHotspots([store, ...checked.releases], models.bounds),
+    ...checkHotspots([store, ...checked.releases], models),
   ]
   if (problems.length > 0) {
     console.error(formatProblems(problems, store.dir))

@@ -3,6 +3,9 @@
 // three numbers, a view the viewer can turn to (or none), and a position on or near its model: not
 // farther outside the model's bounds than `BOUNDS_MARGIN` of its largest side (a position typed
 // in centimetres, or copied from another model, is refused here rather than shown in mid-air).
+// Its finishes too: each of the slice's labels for a finish (`variant_labels`) must name one of
+// the model's material variants, as the file spells it (a label for a name the model lacks is
+// never shown, and the row shows that finish under the model's own name instead).
 // Each problem names the document's file, the slice and the field.
 import { isFilled, type RichTextField } from '@prismicio/client'
 import {
@@ -80,6 +83,38 @@ function sliceProblems(
   return problems
 }
 
+/**
+ * The problems of one model viewer slice's labels for its model's finishes, at `at`: each names a
+ * variant the model has. Only for a model of the content folder that reads (`names` given).
+ */
+function finishProblems(
+  slice: Slice,
+  at: string,
+  file: string,
+  model: string | null,
+  names: string[] | undefined,
+): ContentProblem[] {
+  const rows = slice.primary?.variant_labels
+  if (!Array.isArray(rows) || !model || !names) return []
+  const problems: ContentProblem[] = []
+  const has = names.length
+    ? `its finishes are ${names.map((name) => `"${name}"`).join(', ')}`
+    : 'it has no finishes (no KHR_materials_variants)'
+  rows.forEach((row, i) => {
+    if (!row || typeof row !== 'object' || Array.isArray(row)) return
+    const name = typeof row.name === 'string' ? row.name.trim() : ''
+    const label = typeof row.label === 'string' ? row.label.trim() : ''
+    // A row left empty is no label (Prismic keeps it); one without its label is not shown.
+    if (!name || names.includes(name)) return
+    problems.push({
+      file,
+      path: `${at}.primary.variant_labels[${i}].name`,
+      message: `(slice ${slice.slice_type}, finish ${i + 1}${label ? ` "${label}"` : ''}) is "${name}", which the model ${model} does not have: ${has}. Write the name as the file spells it, or the label is never shown`,
+    })
+  })
+  return problems
+}
+
 /** Every slice of a document, with its JSON path, in every slice zone. */
 function* slicesOf(data: Record<string, Json>): Generator<[Slice, string]> {
   for (const [name, value] of Object.entries(data)) {
@@ -90,12 +125,13 @@ function* slicesOf(data: Record<string, Json>): Generator<[Slice, string]> {
 }
 
 /**
- * The hotspot problems of every document in `stores` (the published documents, then each
- * release), each once. `bounds`: each model's box, by its path under `media/` (checkModels).
+ * The hotspot and finish problems of every document in `stores` (the published documents, then
+ * each release), each once. `models`: each model's box and variants' names, by its path under
+ * `media/` (checkModels).
  */
 export function checkHotspots(
   stores: ContentStore[],
-  bounds: Map<string, ModelBounds>,
+  models: { bounds: Map<string, ModelBounds>; variants: Map<string, string[]> },
 ): ContentProblem[] {
   const seen = new Set<string>()
   const problems: ContentProblem[] = []
@@ -103,7 +139,17 @@ export function checkHotspots(
     for (const entry of store.documents)
       for (const [slice, at] of slicesOf(entry.doc.data as Record<string, Json>)) {
         if (slice.slice_type !== 'model_viewer') continue
-        for (const problem of sliceProblems(slice, at, entry.file, bounds)) {
+        const model = mediaFile(slice.primary?.model)
+        for (const problem of [
+          ...sliceProblems(slice, at, entry.file, models.bounds),
+          ...finishProblems(
+            slice,
+            at,
+            entry.file,
+            model,
+            model ? models.variants.get(model) : undefined,
+          ),
+        ]) {
           const key = `${problem.file}\0${problem.path}\0${problem.message}`
           if (!seen.has(key)) problems.push(problem)
           seen.add(key)

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { getBounds, Logger, NodeIO, type Document } from '@gltf-transform/core'
-import { ALL_EXTENSIONS } from '@gltf-transform/extensions'
+import { ALL_EXTENSIONS, KHRMaterialsVariants } from '@gltf-transform/extensions'
 import draco3d from 'draco3dgltf'
 import { MeshoptDecoder } from 'meshoptimizer'
 import { unsupportedRequired } from '../../src/three/model-formats'
@@ -142,6 +142,20 @@ export function modelBounds(document: Document): ModelBounds | null {
     : null
 }
 
+/**
+ * The names of the model's material variants (`KHR_materials_variants`: its finishes), in the
+ * file's order; none when it has none. The viewer's row shows these names, or the slice's labels
+ * for them.
+ */
+export function variantNames(document: Document): string[] {
+  const extension = document
+    .getRoot()
+    .listExtensionsUsed()
+    .find((used) => used.extensionName === KHRMaterialsVariants.EXTENSION_NAME) as
+    KHRMaterialsVariants | undefined
+  return extension?.listVariants().map((variant) => variant.getName()) ?? []
+}
+
 /** Why the model's size is not a real object's (see `PLAUSIBLE_SIZE`), or null. */
 export function sizeProblem(size: [number, number, number] | null): string | null {
   if (!size) return null
@@ -157,21 +171,26 @@ export function sizeProblem(size: [number, number, number] | null): string | nul
 
 /**
  * Every model under `<contentDir>/media` that cannot be drawn, each naming its file, and how many
- * models were read.
+ * models were read; of each that reads, by its path under `media/`, its bounds and its variants'
+ * names (for the model viewers' hotspots and finishes, hotspots-check.ts).
  */
 export async function checkModels(contentDir: string): Promise<{
   problems: ContentProblem[]
   count: number
   bounds: Map<string, ModelBounds>
+  variants: Map<string, string[]>
 }> {
   const problems: ContentProblem[] = []
   const bounds = new Map<string, ModelBounds>()
+  const variants = new Map<string, string[]>()
   const files = modelFiles(path.join(contentDir, 'media'))
   for (const file of files) {
     const model = await readModel(readFileSync(file), file)
     if (typeof model !== 'string') {
+      const name = path.relative(path.join(contentDir, 'media'), file)
       const box = modelBounds(model)
-      if (box) bounds.set(path.relative(path.join(contentDir, 'media'), file), box)
+      if (box) bounds.set(name, box)
+      variants.set(name, variantNames(model))
     }
     if (typeof model === 'string')
       problems.push({
@@ -189,5 +208,5 @@ export async function checkModels(contentDir: string): Promise<{
         })
     }
   }
-  return { problems, count: files.length, bounds }
+  return { problems, count: files.length, bounds, variants }
 }

@@ -129,6 +129,11 @@ const SHOWCASE = path.join('documents', 'page', 'showcase', 'en-us.json')
 
 /** A copy of the sample content, with the showcase's model viewer hotspots changed by `change`. */
 function sampleWith(change: (hotspots: Record<string, unknown>[]) => void): string {
+  return sampleWithViewer((primary) => change(primary.hotspots as Record<string, unknown>[]))
+}
+
+/** A copy of the sample content, with the showcase's model viewer's fields changed by `change`. */
+function sampleWithViewer(change: (primary: Record<string, unknown>) => void): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'facet-hotspots-'))
   dirs.push(dir)
   cpSync('content', dir, { recursive: true })
@@ -137,7 +142,7 @@ function sampleWith(change: (hotspots: Record<string, unknown>[]) => void): stri
   const viewer = doc.data.slices.find(
     (s: { slice_type: string }) => s.slice_type === 'model_viewer',
   )
-  change(viewer.primary.hotspots)
+  change(viewer.primary)
   writeFileSync(file, JSON.stringify(doc))
   return dir
 }
@@ -153,7 +158,7 @@ function viewerPath(): string {
 
 async function hotspotReport(dir: string) {
   const { store, releases } = checkFolder(dir, '.')
-  return checkHotspots([store, ...releases], (await checkModels(dir)).bounds)
+  return checkHotspots([store, ...releases], await checkModels(dir))
 }
 
 describe('content:check and the hotspots', () => {
@@ -216,6 +221,31 @@ describe('content:check and the hotspots', () => {
     expect(report[0]!.message).toBe(
       '(slice model_viewer, hotspot 1 "Weighted steel base") is 0 6 60, 59.4 m outside the model models/lamp.glb (its bounds: x -0.7 to 0.7, y -0.06 to 2.031, z -0.7 to 0.7, in metres): a hotspot sits on its model, in the model\'s own coordinates',
     )
+  })
+
+  it("refuses a finish's label for a name the model does not have, as the file spells it", async () => {
+    const dir = sampleWithViewer((primary) => {
+      const rows = primary.variant_labels as { name: string | null; label: string | null }[]
+      expect(rows.map((row) => row.name)).toEqual(['Blue', 'Red', 'White'])
+      rows[1]!.name = 'red'
+      rows.push({ name: 'Green', label: null })
+      // A row Slice Machine adds and the editor leaves empty is no label.
+      rows.push({ name: null, label: null })
+    })
+    const at = `${viewerPath()}.primary.variant_labels`
+    const has = 'its finishes are "Blue", "Red", "White"'
+    expect(await hotspotReport(dir)).toEqual([
+      {
+        file: SHOWCASE,
+        path: `${at}[1].name`,
+        message: `(slice model_viewer, finish 2 "Signal red") is "red", which the model models/lamp.glb does not have: ${has}. Write the name as the file spells it, or the label is never shown`,
+      },
+      {
+        file: SHOWCASE,
+        path: `${at}[3].name`,
+        message: `(slice model_viewer, finish 4) is "Green", which the model models/lamp.glb does not have: ${has}. Write the name as the file spells it, or the label is never shown`,
+      },
+    ])
   })
 
   it('ignores a row left empty, and fails content:check with the report on a wrong one', () => {

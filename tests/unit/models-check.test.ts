@@ -40,9 +40,11 @@ describe('content:check reads every model as the renderer would', () => {
     const [good] = await modelCorpus()
     writeFileSync(path.join(dir, 'media', 'models', 'good.glb'), readFileSync(good!.file))
     writeFileSync(path.join(dir, 'media', 'models', 'studio', 'chair.glb'), 'Not Found')
-    const { bounds, ...found } = await checkModels(dir)
-    // The model that reads has its bounds kept, for its hotspots (hotspots-check.ts).
+    const { bounds, variants, ...found } = await checkModels(dir)
+    // The model that reads has its bounds and its finishes kept, for its hotspots and the
+    // labels of its finishes (hotspots-check.ts).
     expect([...bounds.keys()]).toEqual([path.join('models', 'good.glb')])
+    expect([...variants.keys()]).toEqual([path.join('models', 'good.glb')])
     expect(found).toEqual({
       count: 2,
       problems: [
@@ -113,7 +115,13 @@ describe('content:check reports a model whose size is not a real object’s (glT
       expect(size, file).not.toBeNull()
       expect(sizeProblem(size), file).toBeNull()
     }
-    expect((await checkModels('content')).problems).toEqual([])
+    const sample = await checkModels('content')
+    expect(sample.problems).toEqual([])
+    // The lamp's shade in three lacquers (npm run models); the vessel in its one finish.
+    expect(Object.fromEntries(sample.variants)).toEqual({
+      [path.join('models', 'lamp.glb')]: ['Blue', 'Red', 'White'],
+      [path.join('models', 'vessel.glb')]: [],
+    })
   })
 
   it('names the file and its size when it is under 1 cm or over 50 m across', async () => {
