@@ -38,16 +38,19 @@ const box = (b: ModelBounds) =>
     .map((axis, k) => `${axis} ${+b.min[k]!.toFixed(3)} to ${+b.max[k]!.toFixed(3)}`)
     .join(', ')
 
-/** The problems of one model viewer slice's hotspots, at `at` (its JSON path). */
+/**
+ * The problems of one model viewer slice's hotspots, at `at` (its JSON path); `model`: its media
+ * file, when the content folder's.
+ */
 function sliceProblems(
   slice: Slice,
   at: string,
   file: string,
+  model: string | null,
   bounds: Map<string, ModelBounds>,
 ): ContentProblem[] {
   const hotspots = slice.primary?.hotspots
   if (!Array.isArray(hotspots)) return []
-  const model = mediaFile(slice.primary?.model)
   const modelBox = model ? bounds.get(model) : undefined
   const problems: ContentProblem[] = []
   hotspots.forEach((item, i) => {
@@ -85,16 +88,17 @@ function sliceProblems(
 
 /**
  * The problems of one model viewer slice's labels for its model's finishes, at `at`: each names a
- * variant the model has. Only for a model of the content folder that reads (`names` given).
+ * variant the model has. Only for a model of the content folder that reads (in `variants`).
  */
 function finishProblems(
   slice: Slice,
   at: string,
   file: string,
   model: string | null,
-  names: string[] | undefined,
+  variants: Map<string, string[]>,
 ): ContentProblem[] {
   const rows = slice.primary?.variant_labels
+  const names = model ? variants.get(model) : undefined
   if (!Array.isArray(rows) || !model || !names) return []
   const problems: ContentProblem[] = []
   const has = names.length
@@ -141,14 +145,8 @@ export function checkHotspots(
         if (slice.slice_type !== 'model_viewer') continue
         const model = mediaFile(slice.primary?.model)
         for (const problem of [
-          ...sliceProblems(slice, at, entry.file, models.bounds),
-          ...finishProblems(
-            slice,
-            at,
-            entry.file,
-            model,
-            model ? models.variants.get(model) : undefined,
-          ),
+          ...sliceProblems(slice, at, entry.file, model, models.bounds),
+          ...finishProblems(slice, at, entry.file, model, models.variants),
         ]) {
           const key = `${problem.file}\0${problem.path}\0${problem.message}`
           if (!seen.has(key)) problems.push(problem)
