@@ -430,100 +430,112 @@ function connect(
     receive,
   )
 
-  // Rectangles: after every scroll (of the page or of any container: capture), resize or layout
-  // change, measured once per animation frame.
-  const measure = () => {
-    frame = 0
-    const rects: Record<string, Rect> = {}
-    const waiting: string[] = []
-    for (const slot of threeStore.slots()) {
-      rects[slot.id] = rectOf(slot.element)
-      if (slot.status !== 'live') waiting.push(slot.id)
-    }
-    renderer.send({ type: 'rects', rects, viewport: viewport(), seq: ++seq, waiting })
-    if (hook) hook.sent = seq
-  }
-  const remeasure = () => {
-    if (!frame) frame = requestAnimationFrame(measure)
-  }
-  const resizes = new ResizeObserver(remeasure)
-  resizes.observe(document.body)
-  resizes.observe(layer)
-
-  // Slots: their scenes, visibility and motion preference; a viewer's input.
-  const viewers = new Map<string, () => void>()
-  const observed = new WeakSet<Element>()
-  let described = ''
-  const syncSlots = () => {
-    // Every change of the store comes here (a slot's progress, its status): the slots are sent
-    // only when they changed, and only then measured (a rectangle read after React's commit is a
-    // layout of the page, 20 ms and more at 4× CPU, in the same task).
-    const slots = sceneSlots()
-    const key = JSON.stringify(slots)
-    if (key !== described) {
-      described = key
-      const measured = slots.map((slot) => ({
-        ...slot,
-        rect: rectOf(threeStore.get(slot.id)!.element),
-      }))
-      renderer.send({ type: 'slots', slots: measured })
-    }
-    for (const slot of threeStore.slots()) {
-      // A stage that changes size (its own layout, not the page's) is measured again too.
-      if (!observed.has(slot.element)) {
-        observed.add(slot.element)
-        resizes.observe(slot.element)
+  // The rest (the observers, the listeners, the slots' first description and measure) in a later
+  // task: the canvas, its transfer and React's commit before them are enough for one. Traced at 4×
+  // CPU, all of it in the effect's task was 60–90 ms of the page's thread: the layout the first
+  // measure forces, the media query for the pixel ratio, the listeners.
+  let stopListening = () => {}
+  void nextTask().then(() => {
+    if (closed) return
+    // Rectangles: after every scroll (of the page or of any container: capture), resize or layout
+    // change, measured once per animation frame.
+    const measure = () => {
+      frame = 0
+      const rects: Record<string, Rect> = {}
+      const waiting: string[] = []
+      for (const slot of threeStore.slots()) {
+        rects[slot.id] = rectOf(slot.element)
+        if (slot.status !== 'live') waiting.push(slot.id)
       }
-      if (slot.command || slot.spec.kind !== 'viewer') continue
-      const command = (c: ViewCommand) =>
-        renderer.send({ type: 'command', id: slot.id, command: c })
-      viewers.set(slot.id, wireViewer(slot, command, flags.pick))
-      threeStore.update(slot.id, { command })
+      renderer.send({ type: 'rects', rects, viewport: viewport(), seq: ++seq, waiting })
+      if (hook) hook.sent = seq
     }
-    for (const [id, unwire] of viewers)
-      if (!threeStore.get(id)) {
+    const remeasure = () => {
+      if (!frame) frame = requestAnimationFrame(measure)
+    }
+    const resizes = new ResizeObserver(remeasure)
+    resizes.observe(document.body)
+    resizes.observe(layer)
+
+    // Slots: their scenes, visibility and motion preference; a viewer's input.
+    const viewers = new Map<string, () => void>()
+    const observed = new WeakSet<Element>()
+    let described = ''
+    const syncSlots = () => {
+      // Every change of the store comes here (a slot's progress, its status): the slots are sent
+      // only when they changed, and only then measured (a rectangle read after React's commit is a
+      // layout of the page, 20 ms and more at 4× CPU, in the same task).
+      const slots = sceneSlots()
+      const key = JSON.stringify(slots)
+      if (key !== described) {
+        described = key
+        const measured = slots.map((slot) => ({
+          ...slot,
+          rect: rectOf(threeStore.get(slot.id)!.element),
+        }))
+        renderer.send({ type: 'slots', slots: measured })
+      }
+      for (const slot of threeStore.slots()) {
+        // A stage that changes size (its own layout, not the page's) is measured again too.
+        if (!observed.has(slot.element)) {
+          observed.add(slot.element)
+          resizes.observe(slot.element)
+        }
+        if (slot.command || slot.spec.kind !== 'viewer') continue
+        const command = (c: ViewCommand) =>
+          renderer.send({ type: 'command', id: slot.id, command: c })
+        viewers.set(slot.id, wireViewer(slot, command, flags.pick))
+        threeStore.update(slot.id, { command })
+      }
+      for (const [id, unwire] of viewers)
+        if (!threeStore.get(id)) {
+          unwire()
+          viewers.delete(id)
+        }
+    }
+    syncSlots()
+    const unsubscribe = threeStore.subscribe(syncSlots)
+
+    // A change of the display's pixel ratio without a resize (a window moved to another screen):
+    // a media query for the current ratio stops matching; the next rectangles carry the new one.
+    let unwatchDpr = () => {}
+    const watchDpr = () => {
+      const query = window.matchMedia?.(`(resolution: ${window.devicePixelRatio || 1}dppx)`)
+      if (!query) return
+      const onChange = () => {
+        remeasure()
+        watchDpr()
+      }
+      query.addEventListener('change', onChange, { once: true })
+      unwatchDpr = () => query.removeEventListener('change', onChange)
+    }
+    watchDpr()
+
+    const onVisibility = () =>
+      renderer.send({ type: 'hidden', hidden: document.visibilityState === 'hidden' })
+    const options = { passive: true, capture: true }
+    window.addEventListener('scroll', remeasure, options)
+    window.addEventListener('resize', remeasure)
+    document.addEventListener('visibilitychange', onVisibility)
+
+    stopListening = () => {
+      unsubscribe()
+      cancelAnimationFrame(frame)
+      resizes.disconnect()
+      unwatchDpr()
+      window.removeEventListener('scroll', remeasure, options)
+      window.removeEventListener('resize', remeasure)
+      document.removeEventListener('visibilitychange', onVisibility)
+      for (const [id, unwire] of viewers) {
         unwire()
-        viewers.delete(id)
+        threeStore.update(id, { command: undefined })
       }
-  }
-  syncSlots()
-  const unsubscribe = threeStore.subscribe(syncSlots)
-
-  // A change of the display's pixel ratio without a resize (a window moved to another screen):
-  // a media query for the current ratio stops matching; the next rectangles carry the new one.
-  let unwatchDpr = () => {}
-  const watchDpr = () => {
-    const query = window.matchMedia?.(`(resolution: ${window.devicePixelRatio || 1}dppx)`)
-    if (!query) return
-    const onChange = () => {
-      remeasure()
-      watchDpr()
     }
-    query.addEventListener('change', onChange, { once: true })
-    unwatchDpr = () => query.removeEventListener('change', onChange)
-  }
-  watchDpr()
-
-  const onVisibility = () =>
-    renderer.send({ type: 'hidden', hidden: document.visibilityState === 'hidden' })
-  const options = { passive: true, capture: true }
-  window.addEventListener('scroll', remeasure, options)
-  window.addEventListener('resize', remeasure)
-  document.addEventListener('visibilitychange', onVisibility)
+  })
 
   return () => {
     closed = true
-    unsubscribe()
-    cancelAnimationFrame(frame)
-    resizes.disconnect()
-    unwatchDpr()
-    window.removeEventListener('scroll', remeasure, options)
-    window.removeEventListener('resize', remeasure)
-    document.removeEventListener('visibilitychange', onVisibility)
-    for (const [id, unwire] of viewers) {
-      unwire()
-      threeStore.update(id, { command: undefined })
-    }
+    stopListening()
     renderer.stop()
     canvas.remove()
   }

@@ -1,12 +1,12 @@
 'use client'
 
 import {
+  startTransition,
   useCallback,
   useEffect,
   useId,
   useRef,
   useState,
-  useSyncExternalStore,
   type KeyboardEvent,
   type ReactNode,
 } from 'react'
@@ -48,6 +48,10 @@ function Host() {
   }, [module])
   return module ? createPortal(<module.default />, document.body) : null
 }
+
+/** What the store says of a slot, as the slot renders it. */
+type SharedState = { status: SlotStatus | undefined; progress: number | null; ownsHost: boolean }
+const NOT_REGISTERED: SharedState = { status: undefined, progress: null, ownsHost: false }
 
 /** Words the slot shows; all come from the slice's fields. */
 export type ThreeSlotLabels = {
@@ -99,22 +103,36 @@ export default function ThreeSlot({ spec, description, labels, children }: Three
   const [wanted, setWanted] = useState(false)
   const isViewer = spec?.kind === 'viewer'
 
-  const shared = useSyncExternalStore(
-    threeStore.subscribe,
-    () => threeStore.get(id)?.status,
-    () => undefined,
-  )
-  const progress = useSyncExternalStore(
-    threeStore.subscribe,
-    () => threeStore.get(id)?.progress ?? null,
-    () => null,
-  )
-  const ownsHost = useSyncExternalStore(
-    threeStore.subscribe,
-    () => threeStore.hostWanted() && threeStore.ownerId() === id,
-    () => false,
-  )
-  const status: SlotStatus = shared ?? local
+  // What the store says of this slot (its status, its model's progress) and whether it renders
+  // the host (the first registered does), followed in a transition rather than through
+  // `useSyncExternalStore`, whose updates render at once in the task that changed the store: the
+  // registration (in an effect), each message from the renderer. Traced at 4× CPU, such a render
+  // with the work around it made tasks of 50–90 ms on the page's thread; in a transition React
+  // renders in slices and the browser paints and answers input between them.
+  const [shared, setShared] = useState<SharedState>(NOT_REGISTERED)
+  useEffect(() => {
+    const follow = () => {
+      const entry = threeStore.get(id)
+      const next: SharedState = {
+        status: entry?.status,
+        progress: entry?.progress ?? null,
+        ownsHost: threeStore.hostWanted() && threeStore.ownerId() === id,
+      }
+      startTransition(() =>
+        setShared((previous) =>
+          previous.status === next.status &&
+          previous.progress === next.progress &&
+          previous.ownsHost === next.ownsHost
+            ? previous
+            : next,
+        ),
+      )
+    }
+    follow()
+    return threeStore.subscribe(follow)
+  }, [id])
+  const { progress, ownsHost } = shared
+  const status: SlotStatus = shared.status ?? local
 
   // Decide once, on the client, whether and when to go live. The server cannot know (WebGL,
   // Save-Data), so this state is set after hydration, in an effect.
