@@ -11,7 +11,13 @@ import {
   type ReactNode,
 } from 'react'
 import { createPortal } from 'react-dom'
-import { threeStore, type SceneSpec, type SlotStatus, type ViewCommand } from './store'
+import {
+  threeStore,
+  useStoreInTransition,
+  type SceneSpec,
+  type SlotStatus,
+  type ViewCommand,
+} from './store'
 import styles from './three.module.css'
 import { whenEngagedOrQuiet, whenNear } from './when-to-load'
 
@@ -52,6 +58,8 @@ function Host() {
 /** What the store says of a slot, as the slot renders it. */
 type SharedState = { status: SlotStatus | undefined; progress: number | null; ownsHost: boolean }
 const NOT_REGISTERED: SharedState = { status: undefined, progress: null, ownsHost: false }
+const sameShared = (a: SharedState, b: SharedState) =>
+  a.status === b.status && a.progress === b.progress && a.ownsHost === b.ownsHost
 
 /** Words the slot shows; all come from the slice's fields. */
 export type ThreeSlotLabels = {
@@ -104,33 +112,16 @@ export default function ThreeSlot({ spec, description, labels, children }: Three
   const isViewer = spec?.kind === 'viewer'
 
   // What the store says of this slot (its status, its model's progress) and whether it renders
-  // the host (the first registered does), followed in a transition rather than through
-  // `useSyncExternalStore`, whose updates render at once in the task that changed the store: the
-  // registration (in an effect), each message from the renderer. Traced at 4× CPU, such a render
-  // with the work around it made tasks of 50–90 ms on the page's thread; in a transition React
-  // renders in slices and the browser paints and answers input between them.
-  const [shared, setShared] = useState<SharedState>(NOT_REGISTERED)
-  useEffect(() => {
-    const follow = () => {
-      const entry = threeStore.get(id)
-      const next: SharedState = {
-        status: entry?.status,
-        progress: entry?.progress ?? null,
-        ownsHost: threeStore.hostWanted() && threeStore.ownerId() === id,
-      }
-      startTransition(() =>
-        setShared((previous) =>
-          previous.status === next.status &&
-          previous.progress === next.progress &&
-          previous.ownsHost === next.ownsHost
-            ? previous
-            : next,
-        ),
-      )
+  // the host (the first registered does), followed in a transition (store.ts).
+  const readShared = useCallback((): SharedState => {
+    const entry = threeStore.get(id)
+    return {
+      status: entry?.status,
+      progress: entry?.progress ?? null,
+      ownsHost: threeStore.hostWanted() && threeStore.ownerId() === id,
     }
-    follow()
-    return threeStore.subscribe(follow)
   }, [id])
+  const shared = useStoreInTransition(readShared, NOT_REGISTERED, sameShared)
   const { progress, ownsHost } = shared
   const status: SlotStatus = shared.status ?? local
 
@@ -148,7 +139,7 @@ export default function ThreeSlot({ spec, description, labels, children }: Three
       setLocal('ask')
       return
     }
-    return whenEngagedOrQuiet(() => setWanted(true))
+    return whenEngagedOrQuiet(() => startTransition(() => setWanted(true)))
   }, [spec])
 
   // Near the screen, before the visitor engages: the renderer's worker starts, times the GPU and

@@ -3,8 +3,8 @@
 // What a live viewer shows over its stage, besides the model: its hotspots' buttons
 // (HotspotLayer.tsx) and its model's material variants (VariantRow.tsx). Part of the canvas
 // host's chunk; each goes into the slot's overlay (`[data-3d-overlay]`, ThreeSlot.tsx).
-import { Fragment, startTransition, useEffect, useState } from 'react'
-import { threeStore } from './store'
+import { Fragment } from 'react'
+import { threeStore, useStoreInTransition } from './store'
 import { HotspotLayer } from './HotspotLayer'
 import { VariantRow } from './VariantRow'
 
@@ -15,12 +15,7 @@ import { VariantRow } from './VariantRow'
  * of their own. Traced at 4× CPU, both in the one task were 55–80 ms of the page's thread.
  */
 export function ViewerOverlays() {
-  const [, setVersion] = useState(threeStore.version)
-  useEffect(() => {
-    const follow = () => startTransition(() => setVersion(threeStore.version()))
-    follow()
-    return threeStore.subscribe(follow)
-  }, [])
+  useStoreInTransition(threeStore.version, threeStore.version())
   return threeStore.slots().map((slot) => {
     if (slot.status !== 'live' || slot.spec.kind !== 'viewer') return null
     const container = slot.element.parentElement?.querySelector<HTMLElement>('[data-3d-overlay]')

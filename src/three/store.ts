@@ -3,6 +3,8 @@
 // store is used rather than React context because the host and the slots live in different
 // React trees (the host is portalled once into <body>).
 
+import { startTransition, useEffect, useState } from 'react'
+
 /** What a scene shows. Built on the server from a slice's fields (see `fields.ts`). */
 export type SceneSpec =
   | {
@@ -136,4 +138,32 @@ export const threeStore = {
     for (const slot of slots.values()) slot.status = status
     emit()
   },
+}
+
+/**
+ * What `read` finds in the store, followed in a transition: read at once on every change, but
+ * rendered by React in slices, so the browser paints and answers input between them.
+ * Not `useSyncExternalStore`, whose updates render at once, in the task that changed the store: the
+ * slot's registration (an effect), each message from the renderer. Traced at 4× CPU, such renders
+ * with the work around them made tasks of 50–90 ms on the page's thread.
+ *
+ * `read` and `same` must be stable (module functions, or `useCallback`): a new one subscribes
+ * again. `same(previous, next)` keeps the previous value, and skips the render, when nothing the
+ * component shows has changed.
+ */
+export function useStoreInTransition<T>(
+  read: () => T,
+  initial: T,
+  same: (previous: T, next: T) => boolean = Object.is,
+): T {
+  const [value, setValue] = useState(initial)
+  useEffect(() => {
+    const follow = () => {
+      const next = read()
+      startTransition(() => setValue((previous) => (same(previous, next) ? previous : next)))
+    }
+    follow()
+    return threeStore.subscribe(follow)
+  }, [read, same])
+  return value
 }
