@@ -8,6 +8,7 @@ import { arModelLinks, modelLinks, type WarmReport } from '@services/content-api
 import { loadConfig } from '../../src/lib/config'
 import { assetScope } from '../../src/lib/content/asset-hosts'
 import { createModelProxy } from '../../src/lib/content/model-proxy'
+import { repositoryName } from '../../src/prismicio'
 
 async function main(): Promise<WarmReport> {
   const config = loadConfig()
@@ -20,7 +21,12 @@ async function main(): Promise<WarmReport> {
   }
   const repo = config.content.repository
   const endpoint = prismic.isRepositoryEndpoint(repo) ? repo : prismic.getRepositoryEndpoint(repo)
-  const client = prismic.createClient(endpoint, { accessToken: config.content.accessToken })
+  // Named, with the endpoint beside it: given an endpoint off prismic.io (a compatible API), the
+  // client warns that it cannot infer a repository name.
+  const client = prismic.createClient(repositoryName(endpoint), {
+    documentAPIEndpoint: endpoint,
+    accessToken: config.content.accessToken,
+  })
   const documents = await client.dangerouslyGetAll()
   return createModelProxy({ scope: assetScope(config) }).warm(
     modelLinks(documents),
