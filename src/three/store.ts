@@ -108,7 +108,7 @@ export const threeStore = {
     listeners.add(listener)
     return () => listeners.delete(listener)
   },
-  /** A number that changes on every update, for `useSyncExternalStore`. */
+  /** A number that changes on every update: a component that shows every slot follows it. */
   version: () => version,
   slots: (): SlotEntry[] => [...slots.values()],
   get: (id: string): SlotEntry | undefined => slots.get(id),
