@@ -6,7 +6,7 @@ const HEADING = '## Viewers'
 
 const kb = (bytes) => `${(bytes / 1024).toFixed(0)} KB`
 const cell = (f) =>
-  `${(f.timeToLiveMs / 1000).toFixed(2)} s, ${kb(f.bytesToLive)}, ${f.longestTaskMs} ms, ${f.blockingMs} ms`
+  `${(f.timeToLiveMs / 1000).toFixed(2)} s, ${kb(f.bytesToLive)}, ${f.longestTaskMs} ms${f.worstTaskMs === undefined ? '' : ` (${f.worstTaskMs})`}, ${f.blockingMs} ms`
 
 function table(report) {
   const sites = report.origins.map((o) => o.label)
@@ -48,7 +48,7 @@ export function writeViewersSection(reportFile, report) {
     HEADING,
     `${HEADING}
 
-\`npm run bench:viewers\`, ${report.date.slice(0, 10)}: ${report.environment}; median of ${report.runs}. Time from the scroll to the model on screen (Facet's \`live\`, the anchor's \`load\`); bytes over the wire in that time; the longest main-thread task and the blocking (time over 50 ms per task) in it. The anchor is ${report.anchor}, given the model as uploaded. Facet's showcase before the scroll: ${before} (the first model's visits). A visitor who never scrolls receives, after \`load\`: ${idle || 'not measured'}.
+\`npm run bench:viewers\`, ${report.date.slice(0, 10)}: ${report.environment}; median of ${report.runs}. Time from the scroll to the model on screen (Facet's \`live\`, the anchor's \`load\`); bytes over the wire in that time; the longest main-thread task (in brackets, the longest of any run) and the blocking (time over 50 ms per task) in it. The anchor is ${report.anchor}, given the model as uploaded. Facet's showcase before the scroll: ${before} (the first model's visits). A visitor who never scrolls receives, after \`load\`: ${idle || 'not measured'}.
 
 ${table(report)}
 `,
