@@ -27,11 +27,15 @@ export const routes: prismic.Route[] = [
 /** The Content API endpoint in use: hosted Prismic, any compatible URL, or the embedded API. */
 export function contentEndpoint(): string {
   const config = getConfig()
-  if (config.content.mode === 'hosted') {
-    const repo = config.content.repository
-    return prismic.isRepositoryEndpoint(repo) ? repo : prismic.getRepositoryEndpoint(repo)
-  }
+  if (config.content.mode === 'hosted') return hostedEndpoint(config.content.repository)
   return `${config.siteUrl}${EMBEDDED_BASE_PATH}/api/v2`
+}
+
+/** The document API of `PRISMIC_REPOSITORY`: a repository's name, or an endpoint as given. */
+export function hostedEndpoint(repository: string): string {
+  return prismic.isRepositoryEndpoint(repository)
+    ? repository
+    : prismic.getRepositoryEndpoint(repository)
 }
 
 /** The repository's name: Prismic's, or a stand-in for an endpoint that is not on prismic.io. */

@@ -8,7 +8,7 @@ import { arModelLinks, modelLinks, type WarmReport } from '@services/content-api
 import { loadConfig } from '../../src/lib/config'
 import { assetScope } from '../../src/lib/content/asset-hosts'
 import { createModelProxy } from '../../src/lib/content/model-proxy'
-import { repositoryName } from '../../src/prismicio'
+import { hostedEndpoint, repositoryName } from '../../src/prismicio'
 
 async function main(): Promise<WarmReport> {
   const config = loadConfig()
@@ -19,8 +19,7 @@ async function main(): Promise<WarmReport> {
     })
     return api.warmModels()
   }
-  const repo = config.content.repository
-  const endpoint = prismic.isRepositoryEndpoint(repo) ? repo : prismic.getRepositoryEndpoint(repo)
+  const endpoint = hostedEndpoint(config.content.repository)
   // Named, with the endpoint beside it: given an endpoint off prismic.io (a compatible API), the
   // client warns that it cannot infer a repository name.
   const client = prismic.createClient(repositoryName(endpoint), {
