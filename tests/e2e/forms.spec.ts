@@ -205,15 +205,15 @@ test('when the answer is lost after the mail API accepted the message, the retry
   page,
 }) => {
   const marker = randomUUID()
-  let lost = 0
+  let lost = false
   await page.route(SEND, async (route) => {
-    if (lost > 0) return route.continue()
+    if (lost) return route.continue()
     const response = await route.fetch() // reaches the mail API, which accepts and stores the message
     // The mail API paces each client to one request a second, as EmailJS does: sent within a
     // second of the previous test's last request, this one is refused (429) and stores nothing.
     // That answer reaches the page as it is, and the next request is the one whose answer is lost.
     if (!response.ok()) return route.fulfill({ response })
-    lost++
+    lost = true
     await route.abort('connectionreset') // but the browser never hears back
   })
   await openContact(page)
