@@ -43,3 +43,43 @@ test('a static chunk is served from its Brotli copy, compile hint first', async 
   expect(res.headers()['x-content-type-options']).toBe('nosniff')
   expect((await res.text()).startsWith('//# allFunctionsCalledOnLoad\n')).toBe(true)
 })
+
+/** Whether React has hydrated the page: it keeps its fiber on the elements it took over. */
+const hydrated = (page: import('@playwright/test').Page) =>
+  page.evaluate(() => {
+    const link = document.querySelector('main a, header a')
+    return !!link && Object.keys(link).some((key) => key.startsWith('__react'))
+  })
+
+test('the scripts wait for the hero image: requested only once it has arrived', async ({
+  page,
+}) => {
+  await page.goto('/en-us/showcase')
+  await expect.poll(() => hydrated(page)).toBe(true)
+  const { hero, firstScript } = await page.evaluate(() => {
+    const img = document.querySelector<HTMLImageElement>('img[fetchpriority=high]')!
+    const entry = performance.getEntriesByName(img.currentSrc)[0] as PerformanceResourceTiming
+    const scripts = performance
+      .getEntriesByType('resource')
+      .filter((e) => /\/_next\/static\/chunks\/[^/]+\.js$/.test(e.name))
+    return {
+      hero: entry?.responseEnd ?? null,
+      firstScript: Math.min(...scripts.map((e) => e.startTime)),
+    }
+  })
+  expect(hero, 'the hero image was fetched').not.toBeNull()
+  expect(firstScript).toBeGreaterThanOrEqual(hero!)
+})
+
+test('a hero image that never arrives does not keep the page from its scripts', async ({
+  page,
+}) => {
+  // The hero's poster hangs (a stalled connection); the page must still hydrate.
+  const held: import('@playwright/test').Route[] = []
+  await page.route('**/posters/hero-knot.*', (route) => void held.push(route))
+  await page.goto('/en-us/showcase', { waitUntil: 'domcontentloaded' })
+  await expect.poll(() => held.length).toBeGreaterThan(0)
+  await expect.poll(() => hydrated(page)).toBe(true)
+  await page.unrouteAll({ behavior: 'ignoreErrors' })
+  for (const route of held) await route.abort().catch(() => {})
+})
