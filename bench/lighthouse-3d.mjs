@@ -2,8 +2,8 @@
 // mobile (its default config: simulated throttling, a Moto G Power's screen) on every page kind,
 // on each site named (say `before` and `after`: two builds served side by side, measured in turn
 // in one run), median of N runs (3). Each page with 3D is measured again in a browser without
-// WebGL (`--disable-3d-apis`: the posters stay and no renderer starts), so that its LCP can be
-// read beside the same page without 3D. Lighthouse never scrolls: what it sees of the 3D is what
+// WebGL in any realm (NO_WEBGL_FLAGS: the posters stay, and neither the warm-up nor a renderer
+// starts), so that its LCP can be read beside the same page without 3D. Lighthouse never scrolls: what it sees of the 3D is what
 // a page costs before the visitor engages (docs/3d.md). Writes bench/lighthouse-3d.json.
 //
 // Plain JavaScript, as bench/three-lighthouse.mjs says why.
@@ -43,19 +43,49 @@ const PAGES = [
 
 const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]
 
-async function once(url, flags) {
+/**
+ * A browser without WebGL anywhere. `--disable-3d-apis` alone takes it from the page's canvases
+ * but not from a worker's OffscreenCanvas: the probe worker still found WebGL there, and the
+ * page warmed its renderer (515 KB fetched on the showcase, as with WebGL). Without the software
+ * rasterizer (SwiftShader, the only GPU here) no realm gets a context.
+ */
+const NO_WEBGL_FLAGS = ['--disable-3d-apis', '--disable-software-rasterizer']
+const launchFlags = (noWebGL) =>
+  noWebGL
+    ? [...CHROME_ARGS.filter((flag) => flag !== '--enable-unsafe-swiftshader'), ...NO_WEBGL_FLAGS]
+    : CHROME_ARGS
+
+/** How many times a run whose trace Lighthouse could not read (NO_NAVSTART, say) is retried. */
+const RETRIES = 2
+
+async function once(url, noWebGL) {
+  for (let attempt = 0; ; attempt++) {
+    const result = await lighthouseRun(url, noWebGL)
+    if (!result.error) return result
+    console.warn(`${url}: ${result.error}${attempt < RETRIES ? ', run again' : ''}`)
+    if (attempt >= RETRIES) throw new Error(`${url}: Lighthouse failed ${RETRIES + 1} times`)
+  }
+}
+
+async function lighthouseRun(url, noWebGL) {
   const chrome = await chromeLauncher.launch({
     chromePath: CHROME_PATH,
-    chromeFlags: ['--headless=new', ...CHROME_ARGS, ...flags],
+    chromeFlags: ['--headless=new', ...launchFlags(noWebGL)],
   })
   try {
     const { lhr } = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error' })
+    // A run Lighthouse could not measure scores 0 with no metrics: not a figure of the page.
+    if (lhr.runtimeError) return { error: `${lhr.runtimeError.code}: ${lhr.runtimeError.message}` }
     return {
       performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
       lcpMs: Math.round(lhr.audits['largest-contentful-paint']?.numericValue ?? NaN),
       tbtMs: Math.round(lhr.audits['total-blocking-time']?.numericValue ?? NaN),
       cls: Number((lhr.audits['cumulative-layout-shift']?.numericValue ?? NaN).toFixed(3)),
       totalBytes: Math.round(lhr.audits['total-byte-weight']?.numericValue ?? NaN),
+      // What the warm-up fetched of the models before any scroll (none without WebGL).
+      modelBytes: (lhr.audits['network-requests']?.details?.items ?? [])
+        .filter((request) => /\.glb(\?|$)/.test(request.url))
+        .reduce((sum, request) => sum + (request.transferSize ?? 0), 0),
     }
   } finally {
     await chrome.kill()
@@ -70,9 +100,7 @@ async function main() {
       // Interleaved, so both sites meet the same load on the machine.
       for (let i = 0; i < RUNS; i++)
         for (const { label, url } of ORIGINS)
-          runs[label].push(
-            await once(`${url}${page.path}`, mode === 'no WebGL' ? ['--disable-3d-apis'] : []),
-          )
+          runs[label].push(await once(`${url}${page.path}`, mode === 'no WebGL'))
       for (const { label } of ORIGINS) {
         const r = runs[label]
         const row = {
@@ -84,11 +112,12 @@ async function main() {
           tbtMs: median(r.map((x) => x.tbtMs)),
           cls: median(r.map((x) => x.cls)),
           totalBytes: median(r.map((x) => x.totalBytes)),
+          modelBytes: median(r.map((x) => x.modelBytes)),
           scores: r.map((x) => x.performance),
         }
         rows.push(row)
         console.log(
-          `${page.name.padEnd(9)} ${mode.padEnd(8)} ${label.padEnd(7)} performance ${row.performance} (${row.scores.join('/')})  LCP ${row.lcpMs} ms  TBT ${row.tbtMs} ms  CLS ${row.cls}  ${(row.totalBytes / 1024).toFixed(0)} KB`,
+          `${page.name.padEnd(9)} ${mode.padEnd(8)} ${label.padEnd(7)} performance ${row.performance} (${row.scores.join('/')})  LCP ${row.lcpMs} ms  TBT ${row.tbtMs} ms  CLS ${row.cls}  ${(row.totalBytes / 1024).toFixed(0)} KB (models ${(row.modelBytes / 1024).toFixed(0)} KB)`,
         )
       }
     }
