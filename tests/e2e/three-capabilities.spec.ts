@@ -189,6 +189,51 @@ test('near the screen, the worker starts and fetches the model before the visito
   expect(models.filter((m) => m.at === 'after' && before.has(m.url))).toEqual([])
 })
 
+test('a model over the warm-up cap is not fetched whole before the visitor engages, and still goes live after', async ({
+  page,
+}) => {
+  // The showcase's models, padded past the cap (512 KiB) as a scan's variant would be: a GLB's
+  // bytes after the length its header declares are not read, so the models stay the same.
+  const padding = new Uint8Array(600 * 1024)
+  let engaged = false
+  const asked: { path: string; at: 'before' | 'after' }[] = []
+  await page.route(/\.glb(\?|$)/, async (route) => {
+    asked.push({ path: new URL(route.request().url()).pathname, at: engaged ? 'after' : 'before' })
+    const response = await route.fetch()
+    const body = Buffer.concat([await response.body(), padding])
+    await route.fulfill({
+      response,
+      body,
+      headers: { ...response.headers(), 'content-length': String(body.length) },
+    })
+  })
+  // As above: the page never goes quiet, so only the warm-up can ask for a model before engagement.
+  await page.addInitScript(() => {
+    ;(window as unknown as { __busy: number }).__busy = window.setInterval(() => {
+      const end = performance.now() + 60
+      while (performance.now() < end);
+    }, 1000)
+  })
+  await page.goto('/en-us/showcase?debug3d', { waitUntil: 'load' })
+  await expect
+    .poll(() => asked.filter((a) => a.at === 'before').length, { timeout: 30_000 })
+    .toBeGreaterThan(0)
+  await page.evaluate(() => clearInterval((window as unknown as { __busy: number }).__busy))
+  expect(await page.locator('canvas').count(), 'a canvas before the visitor engaged').toBe(0)
+
+  engaged = true
+  await page.mouse.move(500, 450)
+  await page.mouse.wheel(0, 1)
+  await waitLive(page, 0)
+  // Each model the warm-up gave up on is fetched again, whole, once the visitor is here.
+  const before = new Set(asked.filter((a) => a.at === 'before').map((a) => a.path))
+  await expect
+    .poll(() =>
+      [...before].filter((path) => asked.some((a) => a.at === 'after' && a.path === path)),
+    )
+    .toEqual([...before])
+})
+
 for (const path of ['worker', 'main'] as const) {
   test(`a software renderer gets the low tier even when it calls itself "Apple GPU" (${path} path)`, async ({
     page,

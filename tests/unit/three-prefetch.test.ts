@@ -5,7 +5,7 @@ import type { GLTF } from 'three/examples/jsm/loaders/GLTFLoader.js'
 import { glbExtensionsUsed, prefetchDecoders } from '../../src/three/render/gltf-loader'
 import { DECODERS_PATH, KTX2_WORKER_FILE } from '../../src/three/render/decoders'
 import { MeasuredGLTFLoader } from '../../src/three/render/model-info'
-import { prefetchModel, takePrefetched } from '../../src/three/render/prefetch'
+import { PREFETCH_MAX_BYTES, prefetchModel, takePrefetched } from '../../src/three/render/prefetch'
 
 // A model fetched while the worker waits for its canvas (a `warm` message) is what the model's
 // loader then parses: not fetched twice, and a failed prefetch leaves the loader to fetch (and
@@ -72,6 +72,70 @@ describe('models prefetched before the canvas', () => {
     prefetchModel(url)
     await expect(load(new MeasuredGLTFLoader(), url)).rejects.toThrow(/404/)
     expect(asked).toEqual([url, url])
+  })
+
+  it('a file over the cap is given up as its size is known, and the loader fetches it on engagement', async () => {
+    // Declared too large: given up on its headers, before its body.
+    const asked: string[] = []
+    let bodyRead = false
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+      asked.push(String(input))
+      const body = new ReadableStream<Uint8Array>(
+        {
+          pull(controller) {
+            bodyRead = true
+            controller.enqueue(glb.slice())
+            controller.close()
+          },
+          // Pulled only when read, not to fill a queue.
+        },
+        { highWaterMark: 0 },
+      )
+      init?.signal?.throwIfAborted()
+      return new Response(body, {
+        headers: { 'content-length': String(PREFETCH_MAX_BYTES + 1) },
+      })
+    })
+    const url = 'http://site.test/media/scan.glb?tier=low'
+    await expect(prefetchModel(url)).rejects.toThrow(url)
+    expect(bodyRead).toBe(false)
+    expect(takePrefetched(url)).toBeNull()
+    // A later warm message naming it again fetches nothing.
+    expect(prefetchModel(url)).toBeNull()
+    expect(asked).toEqual([url])
+  })
+
+  it('a file with no declared size is given up once more than the cap has streamed in', async () => {
+    const asked: string[] = []
+    let sent = 0
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL) => {
+      asked.push(String(input))
+      const chunk = new Uint8Array(64 * 1024)
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          sent += chunk.byteLength
+          controller.enqueue(chunk)
+        },
+      })
+      return new Response(body)
+    })
+    const url = 'http://site.test/media/endless.glb?tier=low'
+    await expect(prefetchModel(url, 256 * 1024)).rejects.toThrow(url)
+    // It stopped reading just past the cap, not at the end of a file that has none.
+    expect(sent).toBeLessThanOrEqual(256 * 1024 + 3 * 64 * 1024)
+    expect(takePrefetched(url)).toBeNull()
+    // The loader, at the engagement, fetches it itself.
+    const loaded = stubFetch()
+    await load(new MeasuredGLTFLoader(), url)
+    expect(loaded).toEqual([url])
+  })
+
+  it('a file at the cap is kept, whole', async () => {
+    stubFetch()
+    const url = 'http://site.test/media/small.glb?tier=low'
+    const bytes = await prefetchModel(url, glb.byteLength)
+    expect(new Uint8Array(bytes!)).toEqual(glb)
+    expect(takePrefetched(url)).not.toBeNull()
   })
 
   it('a URL nobody prefetched is fetched by the loader as before', async () => {

@@ -2,23 +2,89 @@
 // here until the model's loader asks for them: the media service answers `cache-control:
 // no-cache`, so a second fetch of the same URL would be a round trip again, and a variant not yet
 // made would be waited for twice. Each file is taken once; its loader caches the parsed model.
+//
+// Only files up to PREFETCH_MAX_BYTES: the warm-up runs before the visitor has engaged, and a
+// visitor who never scrolls to the slot pays for what it fetched. A larger file (a scan's variant
+// of 2 MB, say) is given up as soon as its size is known, and fetched when the visitor engages.
+
+/**
+ * The largest model file fetched before the visitor engages: 512 KiB, about twice the renderer's
+ * own code (276 KB gzipped), which the warm-up fetches too. Every sample model and the corpus's
+ * textured ones (about 180 KB) are under it; a scan's low variant is not.
+ */
+export const PREFETCH_MAX_BYTES = 512 * 1024
 
 const fetched = new Map<string, Promise<ArrayBuffer>>()
+/** Files given up as too large: a later `warm` naming one again fetches nothing. */
+const tooLarge = new Set<string>()
+
+/** Thrown (and kept to itself) when a file is larger than a prefetch may be. */
+class TooLargeToPrefetch extends Error {}
 
 /**
  * Starts fetching `url` as three's FileLoader would (same-origin credentials), and returns its
- * bytes to come; null when it was asked for already.
+ * bytes to come; null when it was asked for already. A file over `maxBytes` (by its
+ * `content-length`, else as it streams in) is given up at once: its promise rejects, and
+ * `takePrefetched` no longer has it, so the loader fetches it itself.
  */
-export function prefetchModel(url: string): Promise<ArrayBuffer> | null {
-  if (fetched.has(url)) return null
-  const bytes = fetch(url, { credentials: 'same-origin' }).then((response) => {
-    if (!response.ok) throw new Error(`${url} answered ${response.status}`)
-    return response.arrayBuffer()
-  })
+export function prefetchModel(
+  url: string,
+  maxBytes = PREFETCH_MAX_BYTES,
+): Promise<ArrayBuffer> | null {
+  if (fetched.has(url) || tooLarge.has(url)) return null
+  const abort = new AbortController()
+  const bytes = fetch(url, { credentials: 'same-origin', signal: abort.signal }).then(
+    async (response) => {
+      if (!response.ok) throw new Error(`${url} answered ${response.status}`)
+      const declared = Number(response.headers.get('content-length'))
+      if (declared > maxBytes) {
+        abort.abort()
+        throw new TooLargeToPrefetch(url)
+      }
+      if (!response.body) return response.arrayBuffer()
+      return readAtMost(response.body, maxBytes, () => {
+        abort.abort()
+        return new TooLargeToPrefetch(url)
+      })
+    },
+  )
   // A failed prefetch is not an error of its own: the loader fetches again and reports that one.
-  bytes.catch(() => {})
+  bytes.catch((error: unknown) => {
+    if (!(error instanceof TooLargeToPrefetch)) return
+    // Not asked for again by a later `warm`; the loader's own fetch is the next.
+    tooLarge.add(url)
+    if (fetched.get(url) === bytes) fetched.delete(url)
+  })
   fetched.set(url, bytes)
   return bytes
+}
+
+/** The stream's bytes, or the error `refuse` makes once more than `maxBytes` came. */
+async function readAtMost(
+  body: ReadableStream<Uint8Array>,
+  maxBytes: number,
+  refuse: () => Error,
+): Promise<ArrayBuffer> {
+  const reader = body.getReader()
+  const chunks: Uint8Array[] = []
+  let total = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    total += value.byteLength
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => {})
+      throw refuse()
+    }
+    chunks.push(value)
+  }
+  const out = new Uint8Array(total)
+  let at = 0
+  for (const chunk of chunks) {
+    out.set(chunk, at)
+    at += chunk.byteLength
+  }
+  return out.buffer
 }
 
 /** The bytes prefetched for `url`, or null when none were asked for; each is given out once. */

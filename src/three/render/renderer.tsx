@@ -439,7 +439,8 @@ let warmed: Promise<{ tier: Tier; probeMs: number } | null> | null = null
 
 /**
  * A worker's start before its canvas (the page sends `warm` as a slot nears the screen): times
- * the GPU on a throwaway context, then fetches each model's file for that tier (prefetch.ts),
+ * the GPU on a throwaway context, then fetches each model's file for that tier (prefetch.ts; up to
+ * its cap, PREFETCH_MAX_BYTES: a larger file waits for the engagement),
  * so that `startRenderer` finds the tier measured and the bytes here or on their way, and the
  * decoders a model needs in the HTTP cache. Called again with more models, it fetches those; the
  * probe runs once.
