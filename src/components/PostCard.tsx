@@ -7,9 +7,15 @@ import { ContentImage } from './ContentImage'
 export function PostCard({
   post,
   headingLevel = 3,
+  priority = false,
 }: {
   post: Content.PostDocument
   headingLevel?: 2 | 3
+  /**
+   * The cover is the page's largest paint (the first card of a list at the top of its page):
+   * fetched early, with high priority, not lazily once laid out.
+   */
+  priority?: boolean
 }) {
   const Heading = headingLevel === 2 ? 'h2' : 'h3'
   return (
@@ -18,6 +24,7 @@ export function PostCard({
         field={post.data.cover}
         decorative
         className="card-image"
+        priority={priority}
         sizes="(min-width: 64rem) 33vw, (min-width: 40rem) 50vw, 100vw"
       />
       <Heading className="card-title">

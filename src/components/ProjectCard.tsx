@@ -6,9 +6,15 @@ import { ContentImage } from './ContentImage'
 export function ProjectCard({
   project,
   headingLevel = 3,
+  priority = false,
 }: {
   project: Content.ProjectDocument
   headingLevel?: 2 | 3
+  /**
+   * The cover is the page's largest paint (the first card of a list at the top of its page):
+   * fetched early, with high priority, not lazily once laid out.
+   */
+  priority?: boolean
 }) {
   const Heading = headingLevel === 2 ? 'h2' : 'h3'
   return (
@@ -17,6 +23,7 @@ export function ProjectCard({
         field={project.data.cover}
         decorative
         className="card-image"
+        priority={priority}
         sizes="(min-width: 64rem) 33vw, (min-width: 40rem) 50vw, 100vw"
       />
       <Heading className="card-title">

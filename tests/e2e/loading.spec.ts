@@ -83,3 +83,26 @@ test('a hero image that never arrives does not keep the page from its scripts', 
   await page.unrouteAll({ behavior: 'ignoreErrors' })
   for (const route of held) await route.abort().catch(() => {})
 })
+
+test('on the journal and the work pages, the first card’s cover (the largest paint) is fetched early, the rest lazily', async ({
+  request,
+}) => {
+  for (const path of ['/en-us/journal', '/en-us/work']) {
+    const html = await (await request.get(path)).text()
+    const covers = html.match(/<img[^>]*class="card-image"[^>]*>/g) ?? []
+    expect(covers.length, path).toBeGreaterThan(1)
+    expect(covers[0], path).toContain('fetchPriority="high"')
+    expect(covers[0], path).toContain('loading="eager"')
+    for (const cover of covers.slice(1)) {
+      expect(cover, path).toContain('loading="lazy"')
+      expect(cover, path).not.toContain('fetchPriority')
+    }
+    // Preloaded from the head, so it is requested before the list is laid out.
+    const file = /src="([^"?]+)/.exec(covers[0]!)![1]!
+    const preloads = html.match(/<link rel="preload" as="image"[^>]*>/g) ?? []
+    expect(
+      preloads.some((link) => link.includes(file)),
+      `${path}: a preload of ${file}`,
+    ).toBe(true)
+  }
+})

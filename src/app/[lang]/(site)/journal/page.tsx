@@ -68,8 +68,8 @@ export default async function JournalIndex({ params, searchParams }: Props) {
         <p className="empty">{index.data.empty_text}</p>
       ) : (
         <div className="card-grid">
-          {posts.results.map((post) => (
-            <PostCard key={post.id} post={post} headingLevel={q ? 3 : 2} />
+          {posts.results.map((post, index) => (
+            <PostCard key={post.id} post={post} headingLevel={q ? 3 : 2} priority={index === 0} />
           ))}
         </div>
       )}

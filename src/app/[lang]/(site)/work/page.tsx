@@ -75,8 +75,13 @@ export default async function WorkIndex({ params, searchParams }: Props) {
         <p className="empty">{index.data.empty_text}</p>
       ) : (
         <div className="card-grid is-wide">
-          {projects.results.map((project) => (
-            <ProjectCard key={project.id} project={project} headingLevel={2} />
+          {projects.results.map((project, index) => (
+            <ProjectCard
+              key={project.id}
+              project={project}
+              headingLevel={2}
+              priority={index === 0}
+            />
           ))}
         </div>
       )}
