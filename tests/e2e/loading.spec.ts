@@ -99,10 +99,24 @@ test('on the journal and the work pages, the first card’s cover (the largest p
     }
     // Preloaded from the head, so it is requested before the list is laid out.
     const file = /src="([^"?]+)/.exec(covers[0]!)![1]!
-    const preloads = html.match(/<link rel="preload" as="image"[^>]*>/g) ?? []
+    const preloads = (html.match(/<link [^>]*>/g) ?? []).filter(
+      (link) => link.includes('rel="preload"') && link.includes('as="image"'),
+    )
     expect(
       preloads.some((link) => link.includes(file)),
-      `${path}: a preload of ${file}`,
+      `${path}: a preload of ${file} among ${preloads.join('\n')}`,
     ).toBe(true)
   }
+})
+
+test('the site’s icon is in the page itself: no request for it competes with the largest paint', async ({
+  page,
+}) => {
+  const asked: string[] = []
+  page.on('request', (r) => asked.push(new URL(r.url()).pathname))
+  await page.goto('/en-us/work')
+  await expect.poll(() => hydrated(page)).toBe(true)
+  const icon = await page.locator('link[rel="icon"]').getAttribute('href')
+  expect(icon).toMatch(/^data:image\/svg\+xml,/)
+  expect(asked.filter((path) => /icon|favicon/.test(path))).toEqual([])
 })

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react'
 import type { Metadata, Viewport } from 'next'
+import { SITE_ICON_URL } from '@/lib/site-icon'
 import { notFound } from 'next/navigation'
 import { getToolbarSrc } from '@prismicio/client'
 import { PreviewEvents } from '@/components/PreviewEvents'
@@ -34,6 +35,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
     title: { default: settings.data.site_name ?? '', template: `%s — ${settings.data.site_name}` },
     description: settings.data.site_description,
     applicationName: settings.data.site_name ?? undefined,
+    icons: { icon: { url: SITE_ICON_URL, type: 'image/svg+xml' } },
   }
 }
 
