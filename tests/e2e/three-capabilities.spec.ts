@@ -134,6 +134,18 @@ test('where an OffscreenCanvas gives WebGL, the worker draws', async ({ page }) 
   report('3D bytes, worker', `${kb(fetched)} KB`)
 })
 
+/** Keeps the page from going quiet: a task of 60 ms each second, as a page's own scripts make. */
+const keepBusy = (page: Page) =>
+  page.addInitScript(() => {
+    ;(window as unknown as { __busy: number }).__busy = window.setInterval(() => {
+      const end = performance.now() + 60
+      while (performance.now() < end);
+    }, 1000)
+  })
+
+const stopBusy = (page: Page) =>
+  page.evaluate(() => clearInterval((window as unknown as { __busy: number }).__busy))
+
 test('near the screen, the worker starts and fetches the model before the visitor engages; the engagement takes that worker', async ({
   page,
 }) => {
@@ -157,22 +169,17 @@ test('near the screen, the worker starts and fetches the model before the visito
   // canvas (when-to-load.ts), and on a busy machine the warm-up can take longer than that window
   // (in CI the canvas once came first). A task of 60 ms each second, as a page's own scripts
   // make, restarts the window, so only the warm-up can have fetched a model before engagement.
-  await page.addInitScript(() => {
-    ;(window as unknown as { __busy: number }).__busy = window.setInterval(() => {
-      const end = performance.now() + 60
-      while (performance.now() < end);
-    }, 1000)
-  })
+  await keepBusy(page)
   await page.goto('/en-us/showcase?debug3d', { waitUntil: 'load' })
   // Nobody engages: once the page is idle, the slots near the screen have their models fetched,
   // each the variant of the tier the worker measured, and the page has no canvas.
   await expect
     .poll(() => models.filter((m) => m.at === 'before').length, { timeout: 30_000 })
     .toBeGreaterThan(0)
-  const canvasAt = await page.evaluate(() => {
-    clearInterval((window as unknown as { __busy: number }).__busy)
-    return (window as unknown as { __canvasAt?: number }).__canvasAt ?? null
-  })
+  await stopBusy(page)
+  const canvasAt = await page.evaluate(
+    () => (window as unknown as { __canvasAt?: number }).__canvasAt ?? null,
+  )
   expect(canvasAt, 'a canvas before the visitor engaged').toBeNull()
   for (const model of models)
     expect(new URL(model.url).searchParams.get('tier')).toMatch(/^(low|high)$/)
@@ -208,17 +215,12 @@ test('a model over the warm-up cap is not fetched whole before the visitor engag
     })
   })
   // As above: the page never goes quiet, so only the warm-up can ask for a model before engagement.
-  await page.addInitScript(() => {
-    ;(window as unknown as { __busy: number }).__busy = window.setInterval(() => {
-      const end = performance.now() + 60
-      while (performance.now() < end);
-    }, 1000)
-  })
+  await keepBusy(page)
   await page.goto('/en-us/showcase?debug3d', { waitUntil: 'load' })
   await expect
     .poll(() => asked.filter((a) => a.at === 'before').length, { timeout: 30_000 })
     .toBeGreaterThan(0)
-  await page.evaluate(() => clearInterval((window as unknown as { __busy: number }).__busy))
+  await stopBusy(page)
   expect(await page.locator('canvas').count(), 'a canvas before the visitor engaged').toBe(0)
 
   engaged = true

@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
+import { readAtMost } from '@/lib/read-at-most'
 
 /** The largest webhook body accepted; Prismic's are well under 10 KB. */
 export const WEBHOOK_BODY_LIMIT = 64 * 1024
@@ -20,20 +21,12 @@ export async function readBody(request: Request, limit = WEBHOOK_BODY_LIMIT): Pr
   if (Number.isFinite(declared) && declared > limit)
     throw new WebhookError(413, `The body is larger than ${limit} bytes.`)
   if (!request.body) return ''
-  const reader = request.body.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > limit) {
-      await reader.cancel()
-      throw new WebhookError(413, `The body is larger than ${limit} bytes.`)
-    }
-    chunks.push(value)
-  }
-  return Buffer.concat(chunks).toString('utf8')
+  const bytes = await readAtMost(
+    request.body,
+    limit,
+    () => new WebhookError(413, `The body is larger than ${limit} bytes.`),
+  )
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')
 }
 
 /**

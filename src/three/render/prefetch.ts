@@ -14,6 +14,8 @@
  */
 export const PREFETCH_MAX_BYTES = 512 * 1024
 
+import { readAtMost } from '@/lib/read-at-most'
+
 const fetched = new Map<string, Promise<ArrayBuffer>>()
 /** Files given up as too large: a later `warm` naming one again fetches nothing. */
 const tooLarge = new Set<string>()
@@ -42,10 +44,11 @@ export function prefetchModel(
         throw new TooLargeToPrefetch(url)
       }
       if (!response.body) return response.arrayBuffer()
-      return readAtMost(response.body, maxBytes, () => {
+      const body = await readAtMost(response.body, maxBytes, () => {
         abort.abort()
         return new TooLargeToPrefetch(url)
       })
+      return body.buffer as ArrayBuffer
     },
   )
   // A failed prefetch is not an error of its own: the loader fetches again and reports that one.
@@ -57,34 +60,6 @@ export function prefetchModel(
   })
   fetched.set(url, bytes)
   return bytes
-}
-
-/** The stream's bytes, or the error `refuse` makes once more than `maxBytes` came. */
-async function readAtMost(
-  body: ReadableStream<Uint8Array>,
-  maxBytes: number,
-  refuse: () => Error,
-): Promise<ArrayBuffer> {
-  const reader = body.getReader()
-  const chunks: Uint8Array[] = []
-  let total = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    total += value.byteLength
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => {})
-      throw refuse()
-    }
-    chunks.push(value)
-  }
-  const out = new Uint8Array(total)
-  let at = 0
-  for (const chunk of chunks) {
-    out.set(chunk, at)
-    at += chunk.byteLength
-  }
-  return out.buffer
 }
 
 /** The bytes prefetched for `url`, or null when none were asked for; each is given out once. */
