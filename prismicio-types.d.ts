@@ -1870,6 +1870,26 @@ export interface HeroSliceDefaultPrimary {
    * - **Documentation**: https://prismic.io/docs/fields/text
    */
   error_message: prismic.KeyTextField
+
+  /**
+   * Pause button label, while the scene moves (empty: “Pause the motion”) field in *Hero → Procedural scene → Primary*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: hero.default.primary.pause_label
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  pause_label: prismic.KeyTextField
+
+  /**
+   * Same button while paused (empty: “Play the motion”) field in *Hero → Procedural scene → Primary*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: hero.default.primary.play_label
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  play_label: prismic.KeyTextField
 }
 
 /**
@@ -2030,6 +2050,26 @@ export interface HeroSliceModelPrimary {
    * - **Documentation**: https://prismic.io/docs/fields/text
    */
   error_message: prismic.KeyTextField
+
+  /**
+   * Pause button label, while the scene moves (empty: “Pause the motion”) field in *Hero → Model scene → Primary*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: hero.model.primary.pause_label
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  pause_label: prismic.KeyTextField
+
+  /**
+   * Same button while paused (empty: “Play the motion”) field in *Hero → Model scene → Primary*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: hero.model.primary.play_label
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  play_label: prismic.KeyTextField
 }
 
 /**
@@ -2466,6 +2506,86 @@ export interface ModelViewerSliceDefaultPrimary {
   reset_label: prismic.KeyTextField
 
   /**
+   * Turn left button label (empty: “Turn left”) field in *ModelViewer → Default → Primary*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: model_viewer.default.primary.turn_left_label
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  turn_left_label: prismic.KeyTextField
+
+  /**
+   * Turn right button label (empty: “Turn right”) field in *ModelViewer → Default → Primary*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: model_viewer.default.primary.turn_right_label
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  turn_right_label: prismic.KeyTextField
+
+  /**
+   * Tilt up button label (empty: “Tilt up”) field in *ModelViewer → Default → Primary*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: model_viewer.default.primary.tilt_up_label
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  tilt_up_label: prismic.KeyTextField
+
+  /**
+   * Tilt down button label (empty: “Tilt down”) field in *ModelViewer → Default → Primary*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: model_viewer.default.primary.tilt_down_label
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  tilt_down_label: prismic.KeyTextField
+
+  /**
+   * Zoom in button label (empty: “Zoom in”) field in *ModelViewer → Default → Primary*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: model_viewer.default.primary.zoom_in_label
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  zoom_in_label: prismic.KeyTextField
+
+  /**
+   * Zoom out button label (empty: “Zoom out”) field in *ModelViewer → Default → Primary*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: model_viewer.default.primary.zoom_out_label
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  zoom_out_label: prismic.KeyTextField
+
+  /**
+   * Pause button label, while the model moves by itself (empty: “Pause the motion”) field in *ModelViewer → Default → Primary*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: model_viewer.default.primary.pause_label
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  pause_label: prismic.KeyTextField
+
+  /**
+   * Same button while paused (empty: “Play the motion”) field in *ModelViewer → Default → Primary*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: model_viewer.default.primary.play_label
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  play_label: prismic.KeyTextField
+
+  /**
    * Controls hint (e.g. drag or arrow keys to turn, + and − to zoom) field in *ModelViewer → Default → Primary*
    *
    * - **Field Type**: Text
@@ -2474,6 +2594,36 @@ export interface ModelViewerSliceDefaultPrimary {
    * - **Documentation**: https://prismic.io/docs/fields/text
    */
   controls_hint: prismic.KeyTextField
+
+  /**
+   * Shown when a mouse wheel scrolls the page past the viewer (empty: “Hold Ctrl and scroll to zoom”, ⌘ on a Mac) field in *ModelViewer → Default → Primary*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: model_viewer.default.primary.zoom_hint
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  zoom_hint: prismic.KeyTextField
+
+  /**
+   * Said to screen readers when the model is ready (empty: a default) field in *ModelViewer → Default → Primary*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: model_viewer.default.primary.live_message
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  live_message: prismic.KeyTextField
+
+  /**
+   * Said to screen readers when the view is reset (empty: “View reset.”) field in *ModelViewer → Default → Primary*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: model_viewer.default.primary.reset_message
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  reset_message: prismic.KeyTextField
 
   /**
    * Message when the model cannot load field in *ModelViewer → Default → Primary*

@@ -1,7 +1,7 @@
 // `npm run bench:variants -- --origin URL`: the time from a press on one of the showcase lamp's
 // finishes (material variants, #40) to its materials on screen, as a phone has it: Lighthouse's
 // mobile screen, CPU 4× slower, headless Chromium, on the worker path and on the main thread.
-// "On screen" is the status line's words: the page writes them when the renderer says a frame
+// "On screen" is the slot's live region's words: the page writes them when the renderer says a frame
 // with the new materials has been presented (`variant`, protocol.ts). Each visit: the page loaded
 // and the viewer live, then the finishes pressed in turn, one at a time.
 //   --runs 3      visits per path
@@ -56,7 +56,8 @@ async function main() {
             ({ selector, name }) =>
               new Promise<number>((resolve, reject) => {
                 const row = document.querySelector(`${selector} [data-3d-variants]`)!
-                const status = row.querySelector('[role="status"]')!
+                // The slot's live region, which says the finish once it is on screen.
+                const status = document.querySelector(`${selector} [data-3d-status]`)!
                 const button = row.querySelector<HTMLElement>(`[data-variant="${name}"]`)!
                 const before = status.textContent
                 const observer = new MutationObserver(() => {

@@ -13,6 +13,7 @@ threeStore.register({
   element: document.getElementById('stage')!,
   spec: { kind: 'viewer', url: '/knot.glb', autoRotate: true, animate: true, clip: null },
   reducedMotion: false,
+  paused: false,
   visible: true,
 })
 const host = document.createElement('div')

@@ -214,10 +214,17 @@ function WebXrButton({
         {settings.label}
       </button>
       {state.message && (
-        <p className="ar-note" role="status" data-ar-error="">
+        // Shown to the eye; a screen reader hears it from the live region below.
+        <p className="ar-note" aria-hidden="true" data-ar-error="">
           {state.message}
         </p>
       )}
+      {/* On the page with the button, empty until a start fails: a screen reader hears a change
+          in a live region already there, not one that arrives with its words (WCAG 4.1.3). Only
+          its words change. */}
+      <p className="visually-hidden" role="status">
+        {state.message}
+      </p>
     </div>
   )
 }

@@ -10,10 +10,11 @@
 //
 // The bridge forwards what the scenes need: each slot's scene, visibility and rectangle (on
 // scroll, resize and layout changes), the viewport and pixel ratio, tab visibility, reduced
-// motion, and the viewer's pointer, wheel, touch and key input as view commands. It receives
-// first frames drawn, download progress, errors, and context loss and restore.
+// motion and the visitor's pause, and the viewer's pointer, wheel and touch input as view commands
+// (viewer/gestures.ts). It receives first frames drawn, download progress, errors, whether each
+// scene moves by itself, and context loss and restore.
 import { useEffect, useRef, useState } from 'react'
-import { threeStore, type SceneSpec, type SlotEntry, type ViewCommand } from './store'
+import { threeStore, type SceneSpec, type ViewCommand } from './store'
 import type {
   DebugFlags,
   FromRenderer,
@@ -24,8 +25,9 @@ import type {
   Viewport,
 } from './protocol'
 import { askWorker, firstPath, mainOrOff, workerPath, type RenderPath } from './webgl-probe'
-import { placeHotspots } from './HotspotLayer'
-import { ViewerOverlays } from './ViewerOverlay'
+import { placeHotspots } from './viewer/HotspotLayer'
+import { ViewerOverlays } from './viewer/ViewerOverlay'
+import { wireViewer } from './viewer/gestures'
 import { PREVIEW_COOKIE } from '@/lib/ar'
 
 export type { RenderPath }
@@ -154,97 +156,9 @@ function sceneSlots(): Omit<SceneSlot, 'rect'>[] {
         ? slot.spec
         : { ...slot.spec, url: new URL(slot.spec.url, document.baseURI).href },
     reducedMotion: slot.reducedMotion,
+    paused: slot.paused,
     visible: slot.visible,
   }))
-}
-
-const isLive = (id: string) => threeStore.get(id)?.status === 'live'
-
-/**
- * The viewer's pointer (mouse, pen, touch), pinch and wheel input, turned into the same
- * commands as its keys, with three's OrbitControls' scales: a drag across the stage's height
- * turns the model a full circle; each wheel notch of 100 zooms by 0.95.
- */
-function wireViewer(slot: SlotEntry, command: (c: ViewCommand) => void, pick: boolean): () => void {
-  const element = slot.element
-  const pointers = new Map<number, { x: number; y: number }>()
-  // `?debug3d=pick`: where the pointer went down, to tell a click (a pick) from a drag; and the
-  // line under the slot that shows the point (made here, in the host's chunk, so that the page
-  // carries nothing of this debugging aid).
-  const downs = new Map<number, { x: number; y: number }>()
-  const readout = pick ? document.createElement('output') : null
-  if (readout) {
-    readout.dataset['3dPicked'] = ''
-    readout.style.cssText = 'display:block;margin-top:0.5rem;font-size:0.875rem'
-    readout.textContent = 'Click the model: its point shows here, ready to paste into a hotspot.'
-    element.parentElement?.append(readout)
-  }
-  const spread = () => {
-    const [a, b] = [...pointers.values()]
-    return Math.hypot(a.x - b.x, a.y - b.y)
-  }
-  const onDown = (event: PointerEvent) => {
-    if (!isLive(slot.id)) return
-    // A pointer the browser no longer knows (released as it went down, or made by a script)
-    // cannot be captured: the drag still follows it over the stage.
-    try {
-      element.setPointerCapture?.(event.pointerId)
-    } catch {}
-    pointers.set(event.pointerId, { x: event.clientX, y: event.clientY })
-    downs.set(event.pointerId, { x: event.clientX, y: event.clientY })
-  }
-  const onMove = (event: PointerEvent) => {
-    const last = pointers.get(event.pointerId)
-    if (!last) return
-    const before = pointers.size === 2 ? spread() : 0
-    pointers.set(event.pointerId, { x: event.clientX, y: event.clientY })
-    if (pointers.size === 2) {
-      const after = spread()
-      if (before > 0 && after > 0) command({ type: 'zoom', factor: before / after })
-      return
-    }
-    const height = Math.max(1, element.clientHeight)
-    command({
-      type: 'rotate',
-      azimuth: (-2 * Math.PI * (event.clientX - last.x)) / height,
-      polar: (-2 * Math.PI * (event.clientY - last.y)) / height,
-    })
-  }
-  const onUp = (event: PointerEvent) => {
-    pointers.delete(event.pointerId)
-    const down = downs.get(event.pointerId)
-    downs.delete(event.pointerId)
-    // A click that did not turn the model (moved under 4 px): the point under it.
-    if (!pick || !down || event.type !== 'pointerup') return
-    if (Math.hypot(event.clientX - down.x, event.clientY - down.y) >= 4) return
-    const box = element.getBoundingClientRect()
-    command({
-      type: 'pick',
-      x: ((event.clientX - box.left) / Math.max(1, box.width)) * 2 - 1,
-      y: 1 - ((event.clientY - box.top) / Math.max(1, box.height)) * 2,
-    })
-  }
-  const onWheel = (event: WheelEvent) => {
-    if (!isLive(slot.id)) return
-    event.preventDefault()
-    command({ type: 'zoom', factor: 0.95 ** (-event.deltaY * 0.01) })
-  }
-  // The stage takes touch gestures for itself, as orbit controls do.
-  element.style.touchAction = 'none'
-  element.addEventListener('pointerdown', onDown)
-  element.addEventListener('pointermove', onMove)
-  element.addEventListener('pointerup', onUp)
-  element.addEventListener('pointercancel', onUp)
-  element.addEventListener('wheel', onWheel, { passive: false })
-  return () => {
-    readout?.remove()
-    element.style.touchAction = ''
-    element.removeEventListener('pointerdown', onDown)
-    element.removeEventListener('pointermove', onMove)
-    element.removeEventListener('pointerup', onUp)
-    element.removeEventListener('pointercancel', onUp)
-    element.removeEventListener('wheel', onWheel)
-  }
 }
 
 /** Resolves in a later task, so the browser may handle input and paint before what follows. */
@@ -402,6 +316,8 @@ function connect(
             : 'No part of the model under that click.'
         return
       }
+      case 'moves':
+        return threeStore.update(message.id, { moves: message.moves })
       case 'variants':
         return threeStore.update(message.id, { variants: message.names })
       case 'variant':

@@ -7,7 +7,6 @@ import {
   useId,
   useRef,
   useState,
-  type KeyboardEvent,
   type ReactNode,
 } from 'react'
 import { createPortal } from 'react-dom'
@@ -19,7 +18,11 @@ import {
   type ViewCommand,
 } from './store'
 import styles from './three.module.css'
+import controls from './viewer/controls.module.css'
 import { whenEngagedOrQuiet, whenNear } from './when-to-load'
+import { motionPaused, subscribeMotion } from './viewer/motion'
+import { MotionButton } from './viewer/MotionButton'
+import { ViewControls, type ViewLabels } from './viewer/ViewControls'
 
 // The one canvas host: three.js, R3F and drei live in this chunk, fetched only by a page that
 // has a 3D slot, and only once a slot nears the screen (to warm the renderer up) or the visitor
@@ -56,23 +59,43 @@ function Host() {
 }
 
 /** What the store says of a slot, as the slot renders it. */
-type SharedState = { status: SlotStatus | undefined; progress: number | null; ownsHost: boolean }
-const NOT_REGISTERED: SharedState = { status: undefined, progress: null, ownsHost: false }
+type SharedState = {
+  status: SlotStatus | undefined
+  progress: number | null
+  ownsHost: boolean
+  moves: boolean
+}
+const NOT_REGISTERED: SharedState = {
+  status: undefined,
+  progress: null,
+  ownsHost: false,
+  moves: false,
+}
 const sameShared = (a: SharedState, b: SharedState) =>
-  a.status === b.status && a.progress === b.progress && a.ownsHost === b.ownsHost
+  a.status === b.status &&
+  a.progress === b.progress &&
+  a.ownsHost === b.ownsHost &&
+  a.moves === b.moves
 
-/** Words the slot shows; all come from the slice's fields. */
+/**
+ * Words the slot shows and says: the slice's fields, or the defaults in the page's language where
+ * a field is empty (fields.ts, viewer/words.ts).
+ */
 export type ThreeSlotLabels = {
-  /** The Save-Data button. */
+  /** The Save-Data button (empty: none). */
   load: string
-  /** Shown when the scene or its model fails to load. */
+  /** Shown, and heard, when the scene or its model fails to load. */
   error: string
+  /** The pause button, while the scene moves by itself. */
+  pause: string
+  /** The same button while paused. */
+  play: string
   /** The progress bar's accessible name (viewer). */
   loading?: string
-  /** The reset button (viewer). */
-  reset?: string
-  /** How to operate the viewer; also its accessible description. */
+  /** How to operate the viewer, shown under it; also its stage's accessible description. */
   hint?: string
+  /** The viewer's view buttons, wheel hint and messages (viewer only). */
+  view?: ViewLabels
 }
 
 /** Props for `ThreeSlot`. */
@@ -87,17 +110,6 @@ export type ThreeSlotProps = {
 }
 
 type Connection = { saveData?: boolean }
-
-const KEY_COMMANDS: Record<string, ViewCommand> = {
-  ArrowLeft: { type: 'rotate', azimuth: -Math.PI / 12, polar: 0 },
-  ArrowRight: { type: 'rotate', azimuth: Math.PI / 12, polar: 0 },
-  ArrowUp: { type: 'rotate', azimuth: 0, polar: -Math.PI / 18 },
-  ArrowDown: { type: 'rotate', azimuth: 0, polar: Math.PI / 18 },
-  '+': { type: 'zoom', factor: 0.85 },
-  '=': { type: 'zoom', factor: 0.85 },
-  '-': { type: 'zoom', factor: 1 / 0.85 },
-  _: { type: 'zoom', factor: 1 / 0.85 },
-}
 
 /**
  * A place on the page for a 3D scene: the poster first (the LCP element), cross-faded to the
@@ -119,10 +131,11 @@ export default function ThreeSlot({ spec, description, labels, children }: Three
       status: entry?.status,
       progress: entry?.progress ?? null,
       ownsHost: threeStore.hostWanted() && threeStore.ownerId() === id,
+      moves: entry?.moves ?? false,
     }
   }, [id])
   const shared = useStoreInTransition(readShared, NOT_REGISTERED, sameShared)
-  const { progress, ownsHost } = shared
+  const { progress, ownsHost, moves } = shared
   const status: SlotStatus = shared.status ?? local
 
   // Decide once, on the client, whether and when to go live. The server cannot know (WebGL,
@@ -157,6 +170,12 @@ export default function ThreeSlot({ spec, description, labels, children }: Three
     })
   }, [spec, wanted])
 
+  // What the slot's live region says (on the page from the first paint, so that a screen reader
+  // hears each change: WCAG 4.1.3). `n` makes the same words said twice (a second reset) change
+  // the region's text, so they are heard again.
+  const [said, setSaid] = useState({ text: '', n: 0 })
+  const announce = useCallback((text: string) => setSaid((last) => ({ text, n: last.n + 1 })), [])
+
   // Register with the host while wanted; the host draws the scene over the stage.
   useEffect(() => {
     const element = stageRef.current
@@ -166,25 +185,37 @@ export default function ThreeSlot({ spec, description, labels, children }: Three
       element,
       spec,
       reducedMotion: window.matchMedia('(prefers-reduced-motion: reduce)').matches,
+      paused: motionPaused(),
       visible: false,
+      announce,
     })
     const observer = new IntersectionObserver(([entry]) =>
-      threeStore.update(id, { visible: entry.isIntersecting }),
+      threeStore.update(id, { visible: entry!.isIntersecting }),
     )
     observer.observe(element)
+    // The visitor's pause or play, here or in another section (viewer/motion.ts).
+    const unfollow = subscribeMotion(() => threeStore.update(id, { paused: motionPaused() }))
     return () => {
+      unfollow()
       observer.disconnect()
       threeStore.unregister(id)
     }
-  }, [wanted, spec, id])
+  }, [wanted, spec, id, announce])
+
+  // Heard: the viewer's model live (once), and any scene's failure (its message, also shown).
+  const view = labels.view
+  const saidLive = useRef(false)
+  useEffect(() => {
+    if (status === 'live' && isViewer && view?.live && !saidLive.current) {
+      saidLive.current = true
+      announce(view.live)
+    }
+  }, [status, isViewer, view, announce])
 
   const send = useCallback((command: ViewCommand) => threeStore.get(id)?.command?.(command), [id])
-
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    const command = KEY_COMMANDS[event.key]
-    if (!command || status !== 'live') return
-    event.preventDefault()
-    send(command)
+  const reset = () => {
+    send({ type: 'reset' })
+    if (view?.resetDone) announce(view.resetDone)
   }
 
   const hintId = `${id}-hint`
@@ -193,6 +224,9 @@ export default function ThreeSlot({ spec, description, labels, children }: Three
   const fallbackDescription =
     fallback && description ? <p className={styles.description}>{description}</p> : null
   const background = spec?.kind === 'model' && live ? (spec.background ?? undefined) : undefined
+  // The scene moves by itself here: its section offers a pause (none where it holds still).
+  const pausable = live && moves
+  const failed = status === 'error' && !!labels.error
 
   return (
     <div className={styles.slot} data-3d-state={status} data-3d-kind={spec?.kind ?? 'none'}>
@@ -200,20 +234,38 @@ export default function ThreeSlot({ spec, description, labels, children }: Three
         ref={stageRef}
         className={styles.stage}
         style={{ background }}
+        // An image named by the scene's description, as a screen reader's browse mode reads it;
+        // not focusable, and no keys of its own: the viewer's buttons under it are the way to
+        // operate it (ViewControls.tsx).
         role={description ? 'img' : undefined}
         aria-label={description || undefined}
         aria-describedby={isViewer && live && labels.hint ? hintId : undefined}
-        tabIndex={isViewer && live ? 0 : undefined}
-        onKeyDown={isViewer ? onKeyDown : undefined}
         data-3d-stage=""
       >
         <div className={styles.poster}>{children}</div>
       </div>
       {isViewer && (
         // The live viewer's hotspot buttons and its model's variants go here, over the stage
-        // (HotspotLayer.tsx, with the canvas host): outside the stage, whose role of an image
-        // would hide them from screen readers.
-        <div className={styles.overlay} data-3d-overlay="" />
+        // (viewer/HotspotLayer.tsx, with the canvas host): outside the stage, whose role of an
+        // image would hide them from screen readers. And the wheel's hint (viewer/gestures.ts).
+        <div className={styles.overlay} data-3d-overlay="">
+          {view && (
+            <p
+              className={controls.zoomHint}
+              data-3d-zoom-hint=""
+              data-mac={view.zoomHintMac !== view.zoomHint ? view.zoomHintMac : undefined}
+            >
+              {view.zoomHint}
+            </p>
+          )}
+        </div>
+      )}
+      {!isViewer && pausable && (
+        <MotionButton
+          pause={labels.pause}
+          play={labels.play}
+          className={`${controls.icon} ${controls.corner}`}
+        />
       )}
       {status === 'loading' && isViewer && (
         <progress
@@ -228,12 +280,20 @@ export default function ThreeSlot({ spec, description, labels, children }: Three
           {labels.load}
         </button>
       )}
-      {status === 'error' && labels.error && (
-        <p className={styles.message} role="status">
+      {failed && (
+        // Shown to the eye; a screen reader hears it from the live region below, and reads it
+        // there in browse mode (once, not twice).
+        <p className={styles.message} aria-hidden="true">
           {labels.error}
         </p>
       )}
-      {isViewer && (labels.reset || labels.hint) ? (
+      {/* The slot's live region, on the page from the first paint and empty until it has something
+          to say: the failure, the viewer live, its view reset, a finish chosen. Its class and
+          attributes never change, only its words: a reader hears each change once. */}
+      <p className="visually-hidden" role="status" data-3d-status="">
+        {failed ? labels.error : said.n % 2 ? `${said.text}\u00a0` : said.text}
+      </p>
+      {isViewer && (view || labels.hint) ? (
         // The viewer's controls hold their place from the first paint, hidden until the scene is
         // live: showing them then would push the caption and everything below down the page (a
         // layout shift of 0.08 on the showcase, as the viewer arrived). The fallback description
@@ -241,15 +301,21 @@ export default function ThreeSlot({ spec, description, labels, children }: Three
         // text needs beyond it.
         <div className={styles.below}>
           <div className={live ? styles.controls : styles.waiting}>
-            {labels.reset && (
-              <button
-                type="button"
-                className={styles.button}
-                disabled={!live}
-                onClick={() => send({ type: 'reset' })}
-              >
-                {labels.reset}
-              </button>
+            {view && (
+              <ViewControls
+                labels={view}
+                live={live}
+                send={send}
+                onReset={reset}
+                after={
+                  <MotionButton
+                    pause={labels.pause}
+                    play={labels.play}
+                    className={controls.icon}
+                    hidden={!pausable}
+                  />
+                }
+              />
             )}
             {labels.hint && (
               <p id={hintId} className={styles.hint}>

@@ -3,6 +3,7 @@ import { isFilled, type Content } from '@prismicio/client'
 import type { ArSettings } from '@/lib/ar'
 import { modelMediaUrl } from '@/lib/content/media-url'
 import type { ThreeSlotLabels } from './ThreeSlot'
+import { slotWords } from './viewer/words'
 import type { SceneHotspot, SceneSpec } from './store'
 import { parseNormal, parseOrbit, parseVec3 } from './hotspots'
 
@@ -32,14 +33,26 @@ function animationOf(primary: { animation?: string | null; play_animation?: bool
   return { animate: primary.play_animation !== false, clip: primary.animation?.trim() || null }
 }
 
-/** The props of the hero's 3D slot, for either variation. */
-export function heroSlot(slice: Content.HeroSlice): {
+/** A text field as the slot shows it: the editor's words, else the default (`or`). */
+const text = (field: string | null | undefined, or: string) => field?.trim() || or
+
+/** The props of the hero's 3D slot, for either variation; `lang` gives empty fields' words. */
+export function heroSlot(
+  slice: Content.HeroSlice,
+  lang: string,
+): {
   spec: SceneSpec | null
   description: string
   labels: ThreeSlotLabels
 } {
   const p = slice.primary
-  const labels = { load: p.load_label ?? '', error: p.error_message ?? '' }
+  const words = slotWords(lang)
+  const labels = {
+    load: p.load_label ?? '',
+    error: text(p.error_message, words.failed),
+    pause: text(p.pause_label, words.pause),
+    play: text(p.play_label, words.play),
+  }
   const description = p.scene_description ?? ''
   if (slice.variation === 'model') {
     const { model, color_background, auto_rotate } = slice.primary
@@ -97,14 +110,20 @@ function finishes(p: Content.ModelViewerSlice['primary']): {
   }
 }
 
-/** The props of the model viewer's 3D slot. */
-export function viewerSlot(slice: Content.ModelViewerSlice): {
+/** The props of the model viewer's 3D slot; `lang` gives empty fields' words. */
+export function viewerSlot(
+  slice: Content.ModelViewerSlice,
+  lang: string,
+): {
   spec: SceneSpec | null
   description: string
   labels: ThreeSlotLabels
 } {
   const p = slice.primary
+  const words = slotWords(lang)
   const url = modelUrl(p.model)
+  // A zoom hint the editor wrote is shown on every keyboard; the default names ⌘ on a Mac.
+  const zoomHint = p.zoom_hint?.trim()
   return {
     spec: url
       ? { kind: 'viewer', url, autoRotate: p.auto_rotate, ...animationOf(p), ...finishes(p) }
@@ -112,10 +131,24 @@ export function viewerSlot(slice: Content.ModelViewerSlice): {
     description: p.description ?? '',
     labels: {
       load: p.load_label ?? '',
-      error: p.error_message ?? '',
+      error: text(p.error_message, words.failed),
+      pause: text(p.pause_label, words.pause),
+      play: text(p.play_label, words.play),
       loading: p.loading_label ?? undefined,
-      reset: p.reset_label ?? undefined,
       hint: p.controls_hint ?? undefined,
+      view: {
+        turnLeft: text(p.turn_left_label, words.turnLeft),
+        turnRight: text(p.turn_right_label, words.turnRight),
+        tiltUp: text(p.tilt_up_label, words.tiltUp),
+        tiltDown: text(p.tilt_down_label, words.tiltDown),
+        zoomIn: text(p.zoom_in_label, words.zoomIn),
+        zoomOut: text(p.zoom_out_label, words.zoomOut),
+        reset: text(p.reset_label, words.reset),
+        zoomHint: zoomHint || words.zoomHint,
+        zoomHintMac: zoomHint || words.zoomHintMac,
+        live: text(p.live_message, words.live),
+        resetDone: text(p.reset_message, words.resetDone),
+      },
     },
   }
 }

@@ -15,7 +15,13 @@ export type HotspotPlace = { x: number; y: number; shown: boolean }
 export type SceneSlot = {
   id: string
   spec: SceneSpec
+  /** The visitor asked for reduced motion: a turn they start (to a hotspot's view) is not animated. */
   reducedMotion: boolean
+  /**
+   * Nothing moves by itself (a hero's float, a turntable, auto-rotate, an animation): the
+   * visitor's pause, or their reduced-motion setting until they press play (viewer/motion.ts).
+   */
+  paused: boolean
   /** On screen (an IntersectionObserver on the page says so): a hidden slot does not animate. */
   visible: boolean
   rect: Rect
@@ -162,6 +168,11 @@ export type FromRenderer =
    * spec's `hotspots`: sent with each frame that moves one, or changes whether one shows.
    */
   | { type: 'hotspots'; id: string; places: HotspotPlace[] }
+  /**
+   * Whether this slot's scene moves by itself here (its motion, turntable, auto-rotate or
+   * animation, and a renderer that plays motion): the page then offers a pause button.
+   */
+  | { type: 'moves'; id: string; moves: boolean }
   /** A viewer's model is loaded: the names of its material variants (none: an empty list). */
   | { type: 'variants'; id: string; names: string[] }
   /** A frame showing this variant's materials (null: the model's own) has reached the screen. */

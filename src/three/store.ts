@@ -54,7 +54,7 @@ export type Animation = { animate: boolean; clip: string | null }
 /** Where a slot is: `poster` until 3D is asked for, then `loading`, `live` once drawn. */
 export type SlotStatus = 'poster' | 'ask' | 'loading' | 'live' | 'error' | 'lost' | 'unsupported'
 
-/** A command the visitor sends to a viewer from the keyboard or the reset button. */
+/** A command the visitor sends to a viewer from its buttons, keys, pointer, wheel or touch. */
 export type ViewCommand =
   | { type: 'rotate'; azimuth: number; polar: number }
   | { type: 'zoom'; factor: number }
@@ -78,12 +78,18 @@ export type SlotEntry = {
   element: HTMLElement
   spec: SceneSpec
   reducedMotion: boolean
+  /** The visitor's pause (viewer/motion.ts): nothing moves by itself. */
+  paused: boolean
   visible: boolean
   status: SlotStatus
   /** Fraction of the model downloaded, or null when unknown. */
   progress: number | null
   /** Set by the host's viewer; the slot calls it for keyboard and button commands. */
   command?: (command: ViewCommand) => void
+  /** Says `text` in the slot's live region (it is on the page from the first paint). */
+  announce?: (text: string) => void
+  /** Whether the scene moves by itself, as the renderer says (then the slot offers a pause). */
+  moves?: boolean
   /** A viewer's model's material variants (KHR_materials_variants), once it is loaded. */
   variants?: string[]
   /** The variant on screen (null: the model's own materials). */

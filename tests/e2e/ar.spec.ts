@@ -14,6 +14,8 @@ import { documentFile, urlOf } from './support/content'
 import sharp from 'sharp'
 import { changedShare, showcase, waitLive, type Pixels } from './three-helpers'
 import { emulateArPhone, lookDown, recordViolations, tapRoom, violations } from './support/webxr'
+import { announced, forget, startScreenReader } from './support/screen-reader'
+import { arWords } from '../../src/three/ar/words'
 import { modelIO } from '../../services/content-api/models/io'
 import { getBounds } from '@gltf-transform/core'
 
@@ -308,6 +310,9 @@ test('a phone with WebXR places the model in the room in the page, and leaving r
   await expect(page.locator('a[data-ar-link]')).toHaveCount(0)
   expect(await axeViolations(page)).toEqual([])
 
+  // A screen reader listens: it hears the session's steps from a live region already there.
+  await startScreenReader(page)
+
   // Nothing of the session is fetched before the press; its chunk is, on the press.
   const before = new Set(scripts)
   const scrolled = await page.evaluate(() => window.scrollY)
@@ -325,6 +330,7 @@ test('a phone with WebXR places the model in the room in the page, and leaving r
   await expect(status).toHaveText('Move your phone slowly and point it at the floor.', {
     timeout: 30_000,
   })
+  expect(await announced(page)).toContain('Move your phone slowly and point it at the floor.')
   const turnRight = overlay.getByRole('button', { name: 'Turn right' })
   await expect(turnRight).toBeDisabled()
 
@@ -376,6 +382,21 @@ test('a phone with WebXR places the model in the room in the page, and leaving r
   await expect(button).toBeFocused()
   expect(await page.evaluate(() => window.scrollY)).toBe(scrolled)
   await expect(page.locator('[data-3d-state]').nth(index)).toHaveAttribute('data-3d-state', 'live')
+
+  // A start the device refuses (a press it did not count as the visitor's) says to press again,
+  // heard from the button's live region, on the page since the button came.
+  await forget(page)
+  await page.evaluate(() => {
+    const xr = navigator.xr!
+    const request = xr.requestSession.bind(xr)
+    xr.requestSession = () => {
+      xr.requestSession = request
+      return Promise.reject(new DOMException('No user activation', 'NotAllowedError'))
+    }
+  })
+  await button.click()
+  await expect.poll(() => announced(page)).toEqual([arWords('en-us').again])
+  await expect(page.locator('[data-ar-error]')).toHaveText(arWords('en-us').again)
 
   // It starts again as the first time.
   await button.click()

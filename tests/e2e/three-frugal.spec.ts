@@ -78,7 +78,7 @@ for (const path of RENDER_PATHS) {
     expect(await framesOverASecond(page)).toBe(0)
     await waitLive(page, 2)
     const before = await renderedFrames(page)
-    await slot(page, 2).stage.focus()
+    await slot(page, 2).root.locator('[data-3d-view="turnLeft"]').focus()
     await page.keyboard.press('ArrowLeft')
     await expect.poll(() => renderedFrames(page)).toBeGreaterThan(before)
   })
@@ -124,7 +124,7 @@ for (const path of RENDER_PATHS) {
     expect(await page.evaluate(() => window.devicePixelRatio)).toBe(2)
     // The hook's figures come with frames: the still viewer answers a key with one.
     await waitLive(page, 2)
-    await slot(page, 2).stage.focus()
+    await slot(page, 2).root.locator('[data-3d-view="turnLeft"]').focus()
     await expect
       .poll(async () => {
         await page.keyboard.press('ArrowLeft')

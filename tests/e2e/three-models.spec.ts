@@ -133,7 +133,8 @@ for (const path of RENDER_PATHS) {
       await waitLive(page, VIEWER)
       const { root, stage } = slot(page, VIEWER)
       const row = root.locator('[data-3d-variants]')
-      const status = row.getByRole('status')
+      // The slot's live region says each finish once it is on screen.
+      const status = root.locator('[data-3d-status]')
       await expect(row.getByRole('button')).toHaveText(['Checker', 'Ink', 'Clay'])
       for (const button of await row.getByRole('button').all())
         await expect(button).toHaveAttribute('aria-pressed', 'false')
@@ -161,14 +162,15 @@ for (const path of RENDER_PATHS) {
       expect(clay.green).toBeLessThan(0.002)
       expect(new URL(page.url()).searchParams.get('variant')).toBe('Clay')
 
-      // The URL opens the model in the variant it names, said by the pressed button alone.
+      // The URL opens the model in the variant it names, said by the pressed button alone (the
+      // live region says the model is live, no finish).
       await page.goto(url3d('/en-us/showcase', path) + '&variant=Ink')
       await waitLive(page, VIEWER)
       await expect(row.getByRole('button', { name: 'Ink' })).toHaveAttribute('aria-pressed', 'true')
       await expect
         .poll(async () => shares(await pixels(stage)).blue, { message: 'blue texels' })
         .toBeGreaterThan(0.01)
-      await expect(status).toHaveText('')
+      await expect(status).toHaveText(content.viewer.live_message)
       expect(seen.problems).toEqual([])
       expect(seen.errors).toEqual([])
     })
@@ -213,7 +215,10 @@ for (const path of RENDER_PATHS) {
         await expect(viewer.root, broken.name).toHaveAttribute('data-3d-state', 'error', {
           timeout: 30_000,
         })
-        await expect(viewer.root.getByText(content.viewer.error_message)).toBeVisible()
+        await expect(viewer.root.locator('p[aria-hidden="true"]')).toHaveText(
+          content.viewer.error_message,
+        )
+        await expect(viewer.root.getByRole('status')).toHaveText(content.viewer.error_message)
         await expect(viewer.poster).toBeVisible()
         // The hotspots' words stay, listed under the poster.
         await expectHotspotList(page)

@@ -130,8 +130,9 @@ test.describe('model variants', () => {
           await canvases.evaluateAll((all) => all.forEach((c) => (c.style.visibility = 'hidden')))
           bare = await pixels(stage)
           await canvases.evaluateAll((all) => all.forEach((c) => (c.style.visibility = '')))
-          // The same model turned by one arrow key (15°): a different view the metric must see.
-          await stage.focus()
+          // The same model turned by one arrow key on a view button (15°): a different view the
+          // metric must see.
+          await slot(page, VIEWER).root.locator('[data-3d-view="turnRight"]').focus()
           await page.keyboard.press('ArrowRight')
           await frames(page)
           // Drawn again once the pixels move (a frame of the scan takes SwiftShader a while).

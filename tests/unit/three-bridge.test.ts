@@ -20,6 +20,7 @@ const slot = (id: string, top: number): SceneSlot => ({
     clip: null,
   },
   reducedMotion: false,
+  paused: false,
   visible: true,
   rect: { left: 0, top, width: 400, height: 300 },
 })

@@ -10,13 +10,16 @@ const model = {
   size: '1',
 }
 
-function viewer(primary: Record<string, unknown>) {
-  return viewerSlot({
-    slice_type: 'model_viewer',
-    variation: 'default',
-    primary: { model, auto_rotate: false, ...primary },
-    items: [],
-  } as unknown as Content.ModelViewerSlice)
+function viewer(primary: Record<string, unknown>, lang = 'en-us') {
+  return viewerSlot(
+    {
+      slice_type: 'model_viewer',
+      variation: 'default',
+      primary: { model, auto_rotate: false, ...primary },
+      items: [],
+    } as unknown as Content.ModelViewerSlice,
+    lang,
+  )
 }
 
 describe("a model's animation, as the slice asks for it", () => {
@@ -42,12 +45,15 @@ describe("a model's animation, as the slice asks for it", () => {
   })
 
   it("applies to the hero's model scene too", () => {
-    const hero = heroSlot({
-      slice_type: 'hero',
-      variation: 'model',
-      primary: { model, auto_rotate: true, animation: 'Sway', play_animation: true },
-      items: [],
-    } as unknown as Content.HeroSlice)
+    const hero = heroSlot(
+      {
+        slice_type: 'hero',
+        variation: 'model',
+        primary: { model, auto_rotate: true, animation: 'Sway', play_animation: true },
+        items: [],
+      } as unknown as Content.HeroSlice,
+      'en-us',
+    )
     expect(hero.spec).toMatchObject({ kind: 'model', animate: true, clip: 'Sway' })
   })
 })
@@ -126,5 +132,65 @@ describe("the model viewer's finishes (material variants), as the slice words th
     const spec = viewer({}).spec!
     expect(spec).not.toHaveProperty('variantsLabel')
     expect(spec).not.toHaveProperty('variantLabels')
+  })
+})
+
+describe("the viewer's buttons and messages, as the slice words them", () => {
+  it("uses the editor's words, trimmed, for each button, the hint and the messages", () => {
+    const { labels } = viewer({
+      turn_left_label: ' Turn the chair left ',
+      zoom_in_label: 'Closer',
+      reset_label: 'Back to the start',
+      pause_label: 'Stop turning',
+      play_label: 'Turn again',
+      zoom_hint: 'Ctrl and the wheel zoom the chair',
+      live_message: 'The chair is ready.',
+      reset_message: 'Back.',
+      error_message: 'No chair today.',
+    })
+    expect(labels).toMatchObject({
+      pause: 'Stop turning',
+      play: 'Turn again',
+      error: 'No chair today.',
+      view: {
+        turnLeft: 'Turn the chair left',
+        zoomIn: 'Closer',
+        reset: 'Back to the start',
+        // The editor's hint is shown on every keyboard.
+        zoomHint: 'Ctrl and the wheel zoom the chair',
+        zoomHintMac: 'Ctrl and the wheel zoom the chair',
+        live: 'The chair is ready.',
+        resetDone: 'Back.',
+      },
+    })
+  })
+
+  it('gives every button and message words in the page’s language where a field is empty, as in a document written before the fields existed', () => {
+    const en = viewer({}).labels
+    expect(en.view).toMatchObject({
+      turnLeft: 'Turn left',
+      zoomOut: 'Zoom out',
+      reset: 'Reset view',
+    })
+    expect(en.view!.zoomHint).toMatch(/Ctrl/)
+    expect(en.view!.zoomHintMac).toMatch(/⌘/)
+    expect(en.pause).toBe('Pause the motion')
+    const fr = viewer({ turn_left_label: '   ' }, 'fr-fr').labels
+    expect(fr.view).toMatchObject({ turnLeft: 'Tourner à gauche', reset: 'Réinitialiser la vue' })
+    expect(fr.play).toBe('Relancer le mouvement')
+    expect(fr.error).toMatch(/^Le modèle 3D/)
+  })
+
+  it("gives the hero's pause button its words too", () => {
+    const hero = heroSlot(
+      {
+        slice_type: 'hero',
+        variation: 'default',
+        primary: { pause_label: 'Hold the knot' },
+        items: [],
+      } as unknown as Content.HeroSlice,
+      'fr-fr',
+    )
+    expect(hero.labels).toMatchObject({ pause: 'Hold the knot', play: 'Relancer le mouvement' })
   })
 })

@@ -2,6 +2,7 @@ import { isFilled, type Content } from '@prismicio/client'
 import { PrismicRichText, type SliceComponentProps } from '@prismicio/react'
 import { ArLink } from '@/components/ArLink'
 import { ContentImage } from '@/components/ContentImage'
+import { sliceContext } from '@/lib/content/slice-context'
 import ThreeSlot from '@/three/ThreeSlot'
 import { viewerAr, viewerHotspots, viewerSlot } from '@/three/fields'
 
@@ -17,7 +18,7 @@ export type ModelViewerProps = SliceComponentProps<Content.ModelViewerSlice>
  * starts and when the model fails. Once the model is live, each hotspot that has a position is
  * also a button on it (ThreeSlot.tsx), described by its detail here.
  */
-export default function ModelViewer({ slice, index }: ModelViewerProps) {
+export default function ModelViewer({ slice, index, context }: ModelViewerProps) {
   const { heading, poster, caption } = slice.primary
   const figureId = `model-viewer-${index + 1}`
   const hotspotsId = `${figureId}-hotspots`
@@ -25,7 +26,7 @@ export default function ModelViewer({ slice, index }: ModelViewerProps) {
   // The hotspots that can be pinned on the model: the live viewer draws them as buttons over it,
   // each described by its detail in the list below.
   const pins = hotspots.notes.flatMap((note) => (note.pin ? [note.pin] : []))
-  const viewer = viewerSlot(slice)
+  const viewer = viewerSlot(slice, sliceContext(context).lang)
   const slot =
     viewer.spec?.kind === 'viewer' && pins.length
       ? { ...viewer, spec: { ...viewer.spec, hotspots: pins } }

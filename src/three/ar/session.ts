@@ -61,6 +61,9 @@ export function startErrorMessage(error: unknown): string {
   return words.startFailed(error instanceof Error ? error.message : String(error))
 }
 
+/** How long after the session's live region is in the page its first words go in. */
+const ANNOUNCE_AFTER_MS = 50
+
 /** One press of a turn button, in degrees. */
 const TURN_STEP = 15
 /** Resizing's steps and bounds, when the slice allows it (a fraction of the true size). */
@@ -114,10 +117,15 @@ export async function enterAr(start: ArStart): Promise<void> {
   root.dataset.arSession = 'starting'
   root.setAttribute('role', 'dialog')
   root.setAttribute('aria-label', start.settings.label)
+  // The session's live region goes in empty: a screen reader announces a change in a region
+  // already on the page, not one that arrives with its words (WCAG 4.1.3). Its first words follow
+  // in a later task, and each step of the session after them.
   const status = document.createElement('p')
   status.className = styles.status!
   status.setAttribute('role', 'status')
-  status.textContent = words.starting
+  setTimeout(() => {
+    if (!status.textContent) status.textContent = words.starting
+  }, ANNOUNCE_AFTER_MS)
   const controls = document.createElement('div')
   controls.className = styles.controls!
   const turns = [

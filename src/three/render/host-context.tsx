@@ -53,10 +53,11 @@ export function useHost(): HostState {
 }
 
 /**
- * True when this slot's scene may move by itself: visible, tab shown, motion not reduced, and a
- * GPU to draw it. On a software renderer a moving scene would keep the CPU busy (and drain the
- * battery), so it shows a still frame that still answers the visitor's input, unless
- * `?debug3d=motion` asks for motion (tests and benchmarks play it under SwiftShader).
+ * True when this slot's scene may move by itself: visible, tab shown, not paused by the visitor
+ * (who starts paused with reduced motion: viewer/motion.ts), and a GPU to draw it. On a software
+ * renderer a moving scene would keep the CPU busy (and drain the battery), so it shows a still
+ * frame that still answers the visitor's input, unless `?debug3d=motion` asks for motion (tests
+ * and benchmarks play it under SwiftShader).
  */
 export function useMayAnimate(slot: SceneSlot): boolean {
   const { hidden, tier, forceMotion, store } = useHost()
@@ -65,17 +66,41 @@ export function useMayAnimate(slot: SceneSlot): boolean {
   return mayAnimate(current, { hidden, tier, forceMotion })
 }
 
+/** Whether this renderer plays motion at all: a GPU, or `?debug3d=motion`. */
+const playsMotion = (host: { tier: 'high' | 'low'; forceMotion: boolean }) =>
+  host.tier === 'high' || host.forceMotion
+
 /** The rule of `useMayAnimate`, for code outside a scene (the renderer's frame-rate sampling). */
 export function mayAnimate(
   slot: SceneSlot,
   host: { hidden: boolean; tier: 'high' | 'low'; forceMotion: boolean },
 ): boolean {
-  return (
-    slot.visible &&
-    !host.hidden &&
-    !slot.reducedMotion &&
-    (host.tier === 'high' || host.forceMotion)
-  )
+  return slot.visible && !host.hidden && !slot.paused && playsMotion(host)
+}
+
+/**
+ * True when a move the visitor starts (a turn to a hotspot's view) may be animated: as
+ * `useMayAnimate`, but reduced motion, not the pause, decides (a visitor who paused the scenes
+ * still sees their own turn happen).
+ */
+export function useMayTransition(slot: SceneSlot): boolean {
+  const { hidden, tier, forceMotion, store } = useHost()
+  useSceneStore(store)
+  const current = store.get(slot.id) ?? slot
+  return current.visible && !hidden && !current.reducedMotion && playsMotion({ tier, forceMotion })
+}
+
+/**
+ * Tells the page whether this slot's scene moves by itself here: `moves` (its motion, turntable,
+ * auto-rotate or animation), on a renderer that plays motion. The page offers a pause button for
+ * it then; where the renderer holds every scene still anyway, none.
+ */
+export function useReportMoves(slot: SceneSlot, moves: boolean) {
+  const { tier, forceMotion, report } = useHost()
+  const shown = moves && playsMotion({ tier, forceMotion })
+  useEffect(() => {
+    report({ type: 'moves', id: slot.id, moves: shown })
+  }, [report, slot.id, shown])
 }
 
 /**

@@ -29,6 +29,11 @@ export interface Engine {
    * result, awaited when it is a promise.
    */
   evaluate<A extends unknown[], R>(fn: (...args: A) => R | Promise<R>, ...args: A): Promise<R>
+  /**
+   * Runs `script` (a function's body, as WebDriver's scripts are) in the page: a test's own tool
+   * (the virtual screen reader), put there by the driver, which the page's policy does not refuse.
+   */
+  run(script: string): Promise<void>
   /** Presses one key on the keyboard, as the visitor does (`Tab`, `Enter`…). */
   press(key: 'Tab' | 'Enter' | 'Escape' | 'ArrowRight'): Promise<void>
   /** Puts focus on the element `selector` names, then types `text` with the keyboard. */

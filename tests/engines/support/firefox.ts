@@ -65,6 +65,9 @@ export async function launchFirefox(site: string, options: FirefoxOptions): Prom
       await until(`the site's answer to ${path}`, () => proxy.statuses.has(path))
     },
     evaluate: (fn, ...args) => page.evaluate(fn as never, ...(args as unknown as never[])),
+    async run(script) {
+      await page.evaluate(`(() => {${script}})()`)
+    },
     press: (key) => page.keyboard.press(key),
     async type(selector, text) {
       await page.click(selector)

@@ -8,6 +8,7 @@ import { documentFile, languages, routes, showcaseHotspots, urlOf } from '../../
 import { parseVec3 } from '../../../src/three/hotspots'
 import { DEFAULT_RECHECK_MS } from '../../../server/page-cache.mjs'
 import { until, waitFor, type Engine } from './engine'
+import { screenReaderScript } from '../../e2e/support/screen-reader'
 
 /** What the home page's 3D hero must come to in an engine. */
 export type ThreeOutcome =
@@ -130,9 +131,22 @@ function viewerHotspotRows(): { label: string; position: string }[] {
   return showcaseViewer().hotspots as { label: string; position: string }[]
 }
 
-/** The showcase viewer's reset button's label. */
-function viewerResetLabel(): string {
-  return showcaseViewer().reset_label as string
+/** The virtual screen reader in the page (tests/e2e/support/screen-reader.ts). */
+type ScreenReader = {
+  start: (options: { container: Element }) => Promise<void>
+  spokenPhraseLog: () => Promise<string[]>
+  clearSpokenPhraseLog: () => Promise<void>
+}
+
+/** What the page's live regions said to the reader (since it started, or was last cleared). */
+async function heardSince(engine: Engine): Promise<string[]> {
+  const log = await engine.evaluate(() =>
+    (window as unknown as { __screenReader: ScreenReader }).__screenReader.spokenPhraseLog(),
+  )
+  return log
+    .filter((phrase) => /^(polite|assertive): /.test(phrase))
+    .map((phrase) => phrase.replace(/^(polite|assertive): /, '').trim())
+    .filter(Boolean)
 }
 
 function showcaseViewer() {
@@ -331,9 +345,18 @@ export function engineSuite(
     }
 
     if ('drawn' in options.three)
-      it("the showcase viewer's hotspots and finishes: buttons on their points, a popover by key that Escape closes, dimmed when turned away; a finish pressed is said and named in the URL", async () => {
-        await engine.goto(`${urlOf(documentFile('page', 'showcase', 'en-us'))!}?debug3d=pick`)
+      it('the showcase viewer: said live; paused by its button; hotspots on their points, a popover by key that Escape closes; each view button turns, tilts or zooms, reset is heard; dimmed when turned away; a finish pressed is heard and named in the URL', async () => {
+        // `motion`: the lamp turns by itself, as on a GPU, until the visitor pauses it.
+        await engine.goto(
+          `${urlOf(documentFile('page', 'showcase', 'en-us'))!}?debug3d=pick,motion`,
+        )
         const viewer = '.slice-model-viewer [data-3d-state]'
+        // A screen reader listens to the viewer's section before its 3D arrives.
+        await engine.run(await screenReaderScript())
+        await engine.evaluate(async () => {
+          const reader = (window as unknown as { __screenReader: ScreenReader }).__screenReader
+          await reader.start({ container: document.querySelector('.slice-model-viewer')! })
+        })
         await engine.evaluate((selector) => {
           document.querySelector(`${selector} [data-3d-stage]`)!.scrollIntoView({ block: 'center' })
         }, viewer)
@@ -346,7 +369,47 @@ export function engineSuite(
           [viewer],
           45_000,
         )
-        // Each a button named by its label, described by its detail, in order.
+        const words = showcaseViewer() as Record<string, string>
+        expect(await heardSince(engine)).toEqual([words.live_message])
+
+        // It turns by itself; its pause stops it, and the button then offers play.
+        const orbit = () =>
+          engine.evaluate(
+            () =>
+              Object.values(
+                (
+                  window as unknown as {
+                    __facet3d: {
+                      orbits: Record<string, { azimuth: number; polar: number; distance: number }>
+                    }
+                  }
+                ).__facet3d.orbits,
+              )[0]!,
+          )
+        const turning = (await orbit()).azimuth
+        await until('the lamp to turn by itself', async () => (await orbit()).azimuth !== turning)
+        await engine.click(`${viewer} [data-3d-motion="playing"]`)
+        await waitFor(
+          engine,
+          'the pause pressed',
+          (selector, play) =>
+            document
+              .querySelector(`${selector} [data-3d-motion="paused"]`)
+              ?.getAttribute('aria-label') === play,
+          [viewer, words.play_label],
+        )
+        // The renderer hears the pause with its next message: once it has, nothing moves.
+        let paused = NaN
+        await until('the lamp to stop', async () => {
+          const last = paused
+          paused = (await orbit()).azimuth
+          await new Promise((resolve) => setTimeout(resolve, 150))
+          return paused === last
+        })
+        await new Promise((resolve) => setTimeout(resolve, 600))
+        expect((await orbit()).azimuth).toBe(paused)
+
+        // Each hotspot a button named by its label, described by its detail, in order.
         const written = viewerHotspotRows()
         expect(
           await engine.evaluate(
@@ -397,8 +460,8 @@ export function engineSuite(
           const apart = Math.hypot(...picked.value.map((c, k) => c - expected.value[k]!))
           expect(apart, `${hotspot.label}: ${line}`).toBeLessThan(0.05)
         }
-        // From the stage, Tab reaches the first hotspot; Enter opens its popover, which takes
-        // the focus; Escape closes it and gives the focus back.
+        // Enter on a hotspot opens its popover, which takes the focus; Escape closes it and
+        // gives the focus back.
         const focused = () =>
           engine.evaluate(() => {
             const element = document.activeElement
@@ -407,10 +470,8 @@ export function engineSuite(
               : (element?.getAttribute('role') ?? element?.tagName)
           })
         await engine.evaluate((selector) => {
-          document.querySelector<HTMLElement>(`${selector} [data-3d-stage]`)!.focus()
+          document.querySelector<HTMLElement>(`${selector} [data-hotspot="0"]`)!.focus()
         }, viewer)
-        await engine.press('Tab')
-        expect(await focused()).toBe('hotspot 0')
         await engine.press('Enter')
         const opened = await waitFor(
           engine,
@@ -434,19 +495,44 @@ export function engineSuite(
           [viewer],
         )
         expect(await focused()).toBe('hotspot 0')
-        // Back to the first framing (the base's view looks from above), then turned half round:
-        // the lamp faces every hotspot away, and each dims and says so.
-        await engine.evaluate(
-          (selector, reset) => {
-            const buttons = document.querySelectorAll<HTMLElement>(`${selector} button`)
-            Array.from(buttons)
-              .find((button) => button.textContent === reset)!
-              .click()
-            document.querySelector<HTMLElement>(`${selector} [data-3d-stage]`)!.focus()
-          },
-          viewer,
-          viewerResetLabel(),
+
+        // Each view button, pressed once: the camera turns, tilts or comes closer as it says.
+        await engine.click(`${viewer} [data-3d-view="reset"]`)
+        const steps = [
+          ['turnLeft', 'azimuth', +1],
+          ['turnRight', 'azimuth', -1],
+          ['tiltUp', 'polar', +1],
+          ['tiltDown', 'polar', -1],
+          ['zoomIn', 'distance', -1],
+          ['zoomOut', 'distance', +1],
+        ] as const
+        for (const [step, axis, sign] of steps) {
+          const before = (await orbit())[axis]
+          await engine.click(`${viewer} [data-3d-view="${step}"]`)
+          await until(
+            `${step} to move the camera`,
+            async () => Math.sign((await orbit())[axis] - before) === sign,
+          )
+        }
+        // Reset: the first view, and the reader hears so.
+        const first = await orbit()
+        await engine.evaluate(async () => {
+          await (
+            window as unknown as { __screenReader: ScreenReader }
+          ).__screenReader.clearSpokenPhraseLog()
+        })
+        await engine.click(`${viewer} [data-3d-view="turnLeft"]`)
+        await engine.click(`${viewer} [data-3d-view="reset"]`)
+        await until('the reset heard', async () =>
+          (await heardSince(engine)).includes(words.reset_message),
         )
+        expect((await orbit()).azimuth).toBeCloseTo(first.azimuth, 5)
+
+        // Turned half round (the arrow keys on a view button), the lamp faces every hotspot
+        // away: each dims and says so.
+        await engine.evaluate((selector) => {
+          document.querySelector<HTMLElement>(`${selector} [data-3d-view="turnRight"]`)!.focus()
+        }, viewer)
         for (let i = 0; i < 12; i++) await engine.press('ArrowRight')
         await waitFor(
           engine,
@@ -467,8 +553,8 @@ export function engineSuite(
             ),
           [viewer],
         )
-        // The lamp's finishes: the slice's labels; a press relacquers the shade, which the status
-        // line says once it is on screen, and the URL names it.
+        // The lamp's finishes: the slice's labels; a press relacquers the shade, which the reader
+        // hears once it is on screen, and the URL names it.
         const finishes = showcaseViewer().variant_labels as { name: string; label: string }[]
         expect(
           await engine.evaluate(
@@ -481,17 +567,8 @@ export function engineSuite(
           ),
         ).toEqual(finishes.map((finish) => finish.label))
         await engine.click(`${viewer} [data-3d-variants] [data-variant="Red"]`)
-        const said = await waitFor(
-          engine,
-          'the finish said',
-          (selector) =>
-            document.querySelector(`${selector} [data-3d-variants] [role="status"]`)?.textContent ||
-            undefined,
-          [viewer],
-        )
-        expect(said).toBe(
-          `${showcaseViewer().variants_label as string}: ${finishes.find((f) => f.name === 'Red')!.label}`,
-        )
+        const finish = `${words.variants_label}: ${finishes.find((f) => f.name === 'Red')!.label}`
+        await until('the finish heard', async () => (await heardSince(engine)).includes(finish))
         expect(
           await engine.evaluate(() => new URLSearchParams(window.location.search).get('variant')),
         ).toBe('Red')

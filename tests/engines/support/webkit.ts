@@ -142,6 +142,9 @@ export async function launchWebKit(
       if (!installed) throw new Error(`${path}: the recorder did not come with the page`)
     },
     evaluate,
+    async run(script) {
+      await driver.executeScript(script)
+    },
     press: (key) => driver.actions().sendKeys(KEYS[key]).perform(),
     async type(selector, text) {
       await focus(selector)

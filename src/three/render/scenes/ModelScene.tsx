@@ -25,6 +25,8 @@ import {
   useAnimationFrames,
   useHost,
   useMayAnimate,
+  useMayTransition,
+  useReportMoves,
 } from '../host-context'
 import type { HotspotPlace, SceneSlot } from '../../protocol'
 import type { SceneHotspot, SceneSpec, ViewCommand, ViewOrbit } from '../../store'
@@ -228,6 +230,7 @@ function Model({ slot, spec }: { slot: SceneSlot; spec: Spec }) {
   const turntable = useRef<Group>(null)
   const [touched, setTouched] = useState(false)
   const mayAnimate = useMayAnimate(slot)
+  const mayTransition = useMayTransition(slot)
   const turning = mayAnimate && spec.autoRotate && !touched
   const orbit = useOrbit(camera, spec.kind === 'viewer' && turning)
   useAnimationFrames(turning)
@@ -236,12 +239,14 @@ function Model({ slot, spec }: { slot: SceneSlot; spec: Spec }) {
   // A turn to a hotspot's view under way (motion allowed): from, to, and when it began.
   const turn = useRef<{ from: Spherical; to: Spherical; start: number } | null>(null)
   const { orbits } = useHost()
-  useModelAnimation(model, gltf.animations, {
+  const animated = useModelAnimation(model, gltf.animations, {
     clip: spec.clip,
     play: spec.animate,
     active: mayAnimate,
     url: spec.url,
   })
+  // The page offers a pause for what moves by itself: the turntable or auto-rotate, a clip.
+  useReportMoves(slot, spec.autoRotate || animated)
 
   // Frame the model: centre it, and back the camera off until its bounding sphere fits. Once per
   // model and slot: the slot's description is sent again whenever it changes (its visibility, as
@@ -311,7 +316,7 @@ function Model({ slot, spec }: { slot: SceneSlot; spec: Spec }) {
       turn.current = null
       if (command.type === 'view') {
         const to = viewTarget(orbit, camera, command)
-        if (mayAnimate) {
+        if (mayTransition) {
           const from = orbitOf(orbit, camera)
           // The short way round.
           to.theta =
@@ -332,7 +337,7 @@ function Model({ slot, spec }: { slot: SceneSlot; spec: Spec }) {
     invalidate,
     report,
     model,
-    mayAnimate,
+    mayTransition,
     variants,
     variantNames,
   ])

@@ -15,6 +15,7 @@ import {
   useAnimationFrames,
   useHost,
   useMayAnimate,
+  useReportMoves,
 } from '../host-context'
 import type { SceneSlot } from '../../protocol'
 import type { SceneSpec } from '../../store'
@@ -110,6 +111,7 @@ export function ProceduralScene({ slot, spec }: { slot: SceneSlot; spec: Spec })
   const time = useRef(0)
   const moves = spec.motion !== 'still'
   const animate = useMayAnimate(slot) && moves
+  useReportMoves(slot, moves)
   useAnimationFrames(animate)
 
   useFrame((_, delta) => {

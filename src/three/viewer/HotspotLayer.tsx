@@ -13,8 +13,8 @@
 // detail, and each button is described by the original.
 import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { createPortal } from 'react-dom'
-import type { HotspotPlace } from './protocol'
-import { threeStore, type SceneHotspot, type SlotEntry } from './store'
+import type { HotspotPlace } from '../protocol'
+import { threeStore, type SceneHotspot, type SlotEntry } from '../store'
 import styles from './hotspots.module.css'
 
 /** Each live layer's way to move its buttons, by slot id; and the last places heard. */
@@ -93,6 +93,20 @@ export function HotspotLayer({
     document.addEventListener('pointerdown', onDown, true)
     return () => document.removeEventListener('pointerdown', onDown, true)
   }, [open, container])
+
+  // The focus gone anywhere but the popover or its own button closes it: the popover lies over
+  // the stage's top, where it could hide a focused hotspot, the AR button or a finish entirely
+  // (WCAG 2.4.11, Focus Not Obscured).
+  useEffect(() => {
+    if (open === null) return
+    const onFocus = (event: FocusEvent) => {
+      const target = event.target as Node | null
+      if (!target || dialog.current?.contains(target) || buttons.current[open] === target) return
+      setOpen(null)
+    }
+    document.addEventListener('focusin', onFocus)
+    return () => document.removeEventListener('focusin', onFocus)
+  }, [open])
 
   const press = (i: number) => {
     const button = buttons.current[i]

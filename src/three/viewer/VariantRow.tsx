@@ -4,11 +4,11 @@
 // one file), as a row of toggle buttons over the stage's bottom corner: choosing one switches the
 // model's materials without reloading it. The row names each variant as the model does, or as
 // the editor relabels it in the slice; a screen reader hears the choice once it is on screen
-// (a status line); the page's URL names it (`?variant=`), so a link opens the model in that
+// (the slot's live region, ThreeSlot.tsx); the page's URL names it (`?variant=`), so a link opens the model in that
 // finish. Part of the canvas host's chunk.
 import { useEffect, useRef, useState } from 'react'
 import { createPortal } from 'react-dom'
-import type { SlotEntry } from './store'
+import type { SlotEntry } from '../store'
 import styles from './variants.module.css'
 
 /** The URL parameter that names a variant. */
@@ -20,8 +20,8 @@ export function VariantRow({ slot, container }: { slot: SlotEntry; container: HT
   const groupLabel = spec?.variantsLabel ?? ''
   const label = (name: string) => spec?.variantLabels?.[name] || name
   // A link that names a variant (`?variant=`) opens the model in it; then the visitor's presses
-  // decide. `chosen` is pressed at once; the status line speaks once its materials are on screen
-  // (`variant`, as the renderer says), after a press only.
+  // decide. `chosen` is pressed at once; the slot's live region speaks once its materials are on
+  // screen (`variant`, as the renderer says), after a press only.
   const [chosen, setChosen] = useState<string | null>(() => {
     const wanted = new URLSearchParams(window.location.search).get(VARIANT_PARAM)
     return wanted && names.includes(wanted) ? wanted : null
@@ -30,6 +30,10 @@ export function VariantRow({ slot, container }: { slot: SlotEntry; container: HT
   const shown = slot.variant ?? null
   const announced =
     pressed && shown !== null ? (groupLabel ? `${groupLabel}: ${label(shown)}` : label(shown)) : ''
+  const announce = slot.announce
+  useEffect(() => {
+    if (announced) announce?.(announced)
+  }, [announced, announce])
 
   const send = slot.command
   const linked = useRef(chosen)
@@ -67,9 +71,6 @@ export function VariantRow({ slot, container }: { slot: SlotEntry; container: HT
           {label(name)}
         </button>
       ))}
-      <p role="status" className={styles.status}>
-        {announced}
-      </p>
     </div>,
     container,
   )

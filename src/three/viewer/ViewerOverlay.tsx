@@ -4,7 +4,7 @@
 // (HotspotLayer.tsx) and its model's material variants (VariantRow.tsx). Part of the canvas
 // host's chunk; each goes into the slot's overlay (`[data-3d-overlay]`, ThreeSlot.tsx).
 import { Fragment } from 'react'
-import { threeStore, useStoreInTransition } from './store'
+import { threeStore, useStoreInTransition } from '../store'
 import { HotspotLayer } from './HotspotLayer'
 import { VariantRow } from './VariantRow'
 
