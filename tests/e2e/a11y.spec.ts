@@ -92,6 +92,43 @@ test('each stop Tab reaches shows its whole focus ring in the window', async ({ 
   expect(cut).toEqual([])
 })
 
+test('a focus ring stands out from what is behind it, on the accent band too', async ({ page }) => {
+  // The accent call-to-action band is the ring's own colour: there the ring takes the band's text.
+  await page.goto(`/${LANGS[0]}`)
+  const band = page.locator('.slice-cta.is-accent')
+  await expect(band).toHaveCount(1)
+  const rings: string[] = []
+  for (const control of await band.locator('a, button').all()) {
+    await control.focus()
+    await page.keyboard.press('Shift+Tab')
+    await page.keyboard.press('Tab')
+    const { ring, behind } = await control.evaluate((element) => {
+      const rgb = (colour: string) =>
+        colour
+          .match(/\d+(\.\d+)?/g)!
+          .slice(0, 3)
+          .map(Number)
+      const luminance = ([r, g, b]: number[]) => {
+        const [R, G, B] = [r!, g!, b!].map((c) => {
+          const v = c / 255
+          return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4
+        })
+        return 0.2126 * R! + 0.7152 * G! + 0.0722 * B!
+      }
+      const band = element.closest('.slice-cta')!
+      return {
+        ring: luminance(rgb(getComputedStyle(element).outlineColor)),
+        behind: luminance(rgb(getComputedStyle(band).backgroundColor)),
+      }
+    })
+    const contrast = (Math.max(ring, behind) + 0.05) / (Math.min(ring, behind) + 0.05)
+    rings.push(`${await control.textContent()}: ${contrast.toFixed(1)}:1`)
+    // WCAG 1.4.11 (Non-text Contrast) asks 3:1 of a focus indicator against what is beside it.
+    expect(contrast, rings.join('; ')).toBeGreaterThanOrEqual(3)
+  }
+  expect(rings.length).toBeGreaterThan(0)
+})
+
 test('the FAQ opens and closes from the keyboard, without JavaScript', async ({ browser }) => {
   const context = await browser.newContext({ javaScriptEnabled: false })
   const page = await context.newPage()

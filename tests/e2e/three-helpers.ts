@@ -118,12 +118,18 @@ export async function frames(page: Page) {
 }
 
 /**
- * Scrolls a slot into view and waits until its scene is live and the poster has faded, for up to
- * `timeout` ms (30 s; the 34 MB scan of the model corpus, parsed in full from its original bytes
- * under SwiftShader on 2 shared cores, is given more).
+ * Engages, scrolls a slot into view and waits until its scene is live and the poster has faded,
+ * for up to `timeout` ms (30 s; the 34 MB scan of the model corpus, parsed in full from its
+ * original bytes under SwiftShader on 2 shared cores, is given more).
  */
 export async function waitLive(page: Page, index: number, timeout = 30_000) {
   const s = slot(page, index)
+  // The visitor engages (a 1 px scroll, heard as the page hydrates or found done once it has:
+  // `engagedAlready`), as a reader does: a slot already on screen, which no scroll reaches, would
+  // otherwise wait out the page's 5 s quiet window before its 3D starts (when-to-load.ts).
+  await page.evaluate(() => {
+    if (window.scrollY === 0) window.scrollBy(0, 1)
+  })
   await s.stage.scrollIntoViewIfNeeded()
   await expect(s.root).toHaveAttribute('data-3d-state', 'live', { timeout })
   await expect(s.root.locator('[data-3d-stage] > div').first()).toHaveCSS('opacity', '0')

@@ -42,9 +42,10 @@ export const oneAtATime = {
 }
 
 /**
- * The specs of the second lane, about half the suite's time: most 3D specs and the AR one. Which
- * specs go where only evens out the lanes (the first lane's own were made shorter by
- * `support/visitor.ts`), so three.spec and the shorter 3D specs run in the first. three-never-empty
+ * The specs of the second lane, about half the suite's time: most 3D specs, the viewer's
+ * accessibility and the AR one. Which specs go where only evens out the lanes (the first lane's
+ * own were made shorter by `support/visitor.ts`), so three.spec and the shorter 3D specs run in
+ * the first. three-never-empty
  * stays here, beside the lane without 3D, where it has run since it was written: beside the model
  * corpus (1202a9d) it once found the hero bare after a resize (see docs/testing.md).
  */
@@ -52,6 +53,7 @@ const SECOND_LANE = [
   /three-never-empty\.spec\.ts$/,
   /three-frugal\.spec\.ts$/,
   /three-models\.spec\.ts$/,
+  /three-access\.spec\.ts$/,
   /ar\.spec\.ts$/,
 ]
 

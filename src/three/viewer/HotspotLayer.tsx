@@ -84,14 +84,15 @@ export function HotspotLayer({
     dialog.current?.focus()
   }, [open, hotspots])
 
-  // A press or a tap anywhere else closes it.
+  // A click or a tap anywhere else closes it: on the pointer's release, not as it goes down, so a
+  // press slid away before release does nothing (WCAG 2.5.2, Pointer Cancellation).
   useEffect(() => {
     if (open === null) return
-    const onDown = (event: PointerEvent) => {
+    const onClick = (event: MouseEvent) => {
       if (!container.contains(event.target as Node)) setOpen(null)
     }
-    document.addEventListener('pointerdown', onDown, true)
-    return () => document.removeEventListener('pointerdown', onDown, true)
+    document.addEventListener('click', onClick, true)
+    return () => document.removeEventListener('click', onClick, true)
   }, [open, container])
 
   // The focus gone anywhere but the popover or its own button closes it: the popover lies over
