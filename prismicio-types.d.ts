@@ -929,7 +929,76 @@ interface SettingsDocumentData {
    * - **Tab**: Interface text
    * - **Documentation**: https://prismic.io/docs/fields/text
    */
-  error_retry_label: prismic.KeyTextField
+  error_retry_label: prismic.KeyTextField /**
+   * Environment of every 3D model: the light around it field in *Settings*
+   *
+   * - **Field Type**: Select
+   * - **Placeholder**: *None*
+   * - **Default Value**: neutral
+   * - **API ID Path**: settings.environment
+   * - **Tab**: 3D look
+   * - **Documentation**: https://prismic.io/docs/fields/select
+   */
+  environment: prismic.SelectField<
+    'neutral' | 'soft studio' | 'contrast studio' | 'outdoor',
+    'filled'
+  >
+
+  /**
+   * Environment image (equirectangular .hdr, or JPEG, PNG, AVIF; wins over the preset) field in *Settings*
+   *
+   * - **Field Type**: Link to Media
+   * - **Placeholder**: *None*
+   * - **API ID Path**: settings.environment_image
+   * - **Tab**: 3D look
+   * - **Documentation**: https://prismic.io/docs/fields/link-to-media
+   */
+  environment_image: prismic.LinkToMediaField<prismic.FieldState, never>
+
+  /**
+   * Exposure (0.1 to 4; empty: 1) field in *Settings*
+   *
+   * - **Field Type**: Number
+   * - **Placeholder**: 1
+   * - **API ID Path**: settings.exposure
+   * - **Tab**: 3D look
+   * - **Documentation**: https://prismic.io/docs/fields/number
+   */
+  exposure: prismic.NumberField
+
+  /**
+   * Tone mapping field in *Settings*
+   *
+   * - **Field Type**: Select
+   * - **Placeholder**: *None*
+   * - **Default Value**: neutral
+   * - **API ID Path**: settings.tone_mapping
+   * - **Tab**: 3D look
+   * - **Documentation**: https://prismic.io/docs/fields/select
+   */
+  tone_mapping: prismic.SelectField<'neutral' | 'AgX' | 'ACES', 'filled'>
+
+  /**
+   * Shadow under each model (0: none, to 1; empty: 0.6) field in *Settings*
+   *
+   * - **Field Type**: Number
+   * - **Placeholder**: 0.6
+   * - **API ID Path**: settings.shadow_intensity
+   * - **Tab**: 3D look
+   * - **Documentation**: https://prismic.io/docs/fields/number
+   */
+  shadow_intensity: prismic.NumberField
+
+  /**
+   * Shadow softness (0: sharp, to 1; empty: 0.5) field in *Settings*
+   *
+   * - **Field Type**: Number
+   * - **Placeholder**: 0.5
+   * - **API ID Path**: settings.shadow_softness
+   * - **Tab**: 3D look
+   * - **Documentation**: https://prismic.io/docs/fields/number
+   */
+  shadow_softness: prismic.NumberField
 }
 
 /**
@@ -2032,6 +2101,122 @@ export interface HeroSliceModelPrimary {
   play_animation: prismic.BooleanField
 
   /**
+   * Environment: the light around the model field in *Hero → Model scene → Primary*
+   *
+   * - **Field Type**: Select
+   * - **Placeholder**: *None*
+   * - **Default Value**: site default
+   * - **API ID Path**: hero.model.primary.environment
+   * - **Documentation**: https://prismic.io/docs/fields/select
+   */
+  environment: prismic.SelectField<
+    'site default' | 'neutral' | 'soft studio' | 'contrast studio' | 'outdoor',
+    'filled'
+  >
+
+  /**
+   * Environment image (equirectangular .hdr, or JPEG, PNG, AVIF; wins over the preset) field in *Hero → Model scene → Primary*
+   *
+   * - **Field Type**: Link to Media
+   * - **Placeholder**: *None*
+   * - **API ID Path**: hero.model.primary.environment_image
+   * - **Documentation**: https://prismic.io/docs/fields/link-to-media
+   */
+  environment_image: prismic.LinkToMediaField<prismic.FieldState, never>
+
+  /**
+   * Show the environment behind the model (else the page's colour) field in *Hero → Model scene → Primary*
+   *
+   * - **Field Type**: Boolean
+   * - **Placeholder**: *None*
+   * - **Default Value**: false
+   * - **API ID Path**: hero.model.primary.skybox
+   * - **Documentation**: https://prismic.io/docs/fields/boolean
+   */
+  skybox: prismic.BooleanField
+
+  /**
+   * Exposure (0.1 to 4; empty: the site's) field in *Hero → Model scene → Primary*
+   *
+   * - **Field Type**: Number
+   * - **Placeholder**: 1
+   * - **API ID Path**: hero.model.primary.exposure
+   * - **Documentation**: https://prismic.io/docs/fields/number
+   */
+  exposure: prismic.NumberField
+
+  /**
+   * Tone mapping field in *Hero → Model scene → Primary*
+   *
+   * - **Field Type**: Select
+   * - **Placeholder**: *None*
+   * - **Default Value**: site default
+   * - **API ID Path**: hero.model.primary.tone_mapping
+   * - **Documentation**: https://prismic.io/docs/fields/select
+   */
+  tone_mapping: prismic.SelectField<'site default' | 'neutral' | 'AgX' | 'ACES', 'filled'>
+
+  /**
+   * Shadow under the model (0: none, to 1; empty: the site's) field in *Hero → Model scene → Primary*
+   *
+   * - **Field Type**: Number
+   * - **Placeholder**: 0.6
+   * - **API ID Path**: hero.model.primary.shadow_intensity
+   * - **Documentation**: https://prismic.io/docs/fields/number
+   */
+  shadow_intensity: prismic.NumberField
+
+  /**
+   * Shadow softness (0: sharp, to 1; empty: the site's) field in *Hero → Model scene → Primary*
+   *
+   * - **Field Type**: Number
+   * - **Placeholder**: 0.5
+   * - **API ID Path**: hero.model.primary.shadow_softness
+   * - **Documentation**: https://prismic.io/docs/fields/number
+   */
+  shadow_softness: prismic.NumberField
+
+  /**
+   * Starting view: azimuth, polar angle, distance (e.g. 30deg 75deg 4m; empty: framed automatically) field in *Hero → Model scene → Primary*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: hero.model.primary.camera_orbit
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  camera_orbit: prismic.KeyTextField
+
+  /**
+   * What the camera looks at: x y z in metres (empty: the model's middle) field in *Hero → Model scene → Primary*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: hero.model.primary.camera_target
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  camera_target: prismic.KeyTextField
+
+  /**
+   * Field of view in degrees (10 to 90; empty: 35) field in *Hero → Model scene → Primary*
+   *
+   * - **Field Type**: Number
+   * - **Placeholder**: 35
+   * - **API ID Path**: hero.model.primary.field_of_view
+   * - **Documentation**: https://prismic.io/docs/fields/number
+   */
+  field_of_view: prismic.NumberField
+
+  /**
+   * Auto-rotate speed in degrees a second (empty: 15) field in *Hero → Model scene → Primary*
+   *
+   * - **Field Type**: Number
+   * - **Placeholder**: 15
+   * - **API ID Path**: hero.model.primary.rotation_speed
+   * - **Documentation**: https://prismic.io/docs/fields/number
+   */
+  rotation_speed: prismic.NumberField
+
+  /**
    * 3D button label (shown with Save-Data, e.g. “Show in 3D”) field in *Hero → Model scene → Primary*
    *
    * - **Field Type**: Text
@@ -2474,6 +2659,172 @@ export interface ModelViewerSliceDefaultPrimary {
    * - **Documentation**: https://prismic.io/docs/fields/boolean
    */
   play_animation: prismic.BooleanField
+
+  /**
+   * Environment: the light around the model field in *ModelViewer → Default → Primary*
+   *
+   * - **Field Type**: Select
+   * - **Placeholder**: *None*
+   * - **Default Value**: site default
+   * - **API ID Path**: model_viewer.default.primary.environment
+   * - **Documentation**: https://prismic.io/docs/fields/select
+   */
+  environment: prismic.SelectField<
+    'site default' | 'neutral' | 'soft studio' | 'contrast studio' | 'outdoor',
+    'filled'
+  >
+
+  /**
+   * Environment image (equirectangular .hdr, or JPEG, PNG, AVIF; wins over the preset) field in *ModelViewer → Default → Primary*
+   *
+   * - **Field Type**: Link to Media
+   * - **Placeholder**: *None*
+   * - **API ID Path**: model_viewer.default.primary.environment_image
+   * - **Documentation**: https://prismic.io/docs/fields/link-to-media
+   */
+  environment_image: prismic.LinkToMediaField<prismic.FieldState, never>
+
+  /**
+   * Show the environment behind the model (else the page's colour) field in *ModelViewer → Default → Primary*
+   *
+   * - **Field Type**: Boolean
+   * - **Placeholder**: *None*
+   * - **Default Value**: false
+   * - **API ID Path**: model_viewer.default.primary.skybox
+   * - **Documentation**: https://prismic.io/docs/fields/boolean
+   */
+  skybox: prismic.BooleanField
+
+  /**
+   * Exposure (0.1 to 4; empty: the site's) field in *ModelViewer → Default → Primary*
+   *
+   * - **Field Type**: Number
+   * - **Placeholder**: 1
+   * - **API ID Path**: model_viewer.default.primary.exposure
+   * - **Documentation**: https://prismic.io/docs/fields/number
+   */
+  exposure: prismic.NumberField
+
+  /**
+   * Tone mapping field in *ModelViewer → Default → Primary*
+   *
+   * - **Field Type**: Select
+   * - **Placeholder**: *None*
+   * - **Default Value**: site default
+   * - **API ID Path**: model_viewer.default.primary.tone_mapping
+   * - **Documentation**: https://prismic.io/docs/fields/select
+   */
+  tone_mapping: prismic.SelectField<'site default' | 'neutral' | 'AgX' | 'ACES', 'filled'>
+
+  /**
+   * Shadow under the model (0: none, to 1; empty: the site's) field in *ModelViewer → Default → Primary*
+   *
+   * - **Field Type**: Number
+   * - **Placeholder**: 0.6
+   * - **API ID Path**: model_viewer.default.primary.shadow_intensity
+   * - **Documentation**: https://prismic.io/docs/fields/number
+   */
+  shadow_intensity: prismic.NumberField
+
+  /**
+   * Shadow softness (0: sharp, to 1; empty: the site's) field in *ModelViewer → Default → Primary*
+   *
+   * - **Field Type**: Number
+   * - **Placeholder**: 0.5
+   * - **API ID Path**: model_viewer.default.primary.shadow_softness
+   * - **Documentation**: https://prismic.io/docs/fields/number
+   */
+  shadow_softness: prismic.NumberField
+
+  /**
+   * Starting view: azimuth, polar angle, distance (e.g. 30deg 75deg 4m; empty: framed automatically) field in *ModelViewer → Default → Primary*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: model_viewer.default.primary.camera_orbit
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  camera_orbit: prismic.KeyTextField
+
+  /**
+   * What the camera looks at: x y z in metres (empty: the model's middle) field in *ModelViewer → Default → Primary*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: model_viewer.default.primary.camera_target
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  camera_target: prismic.KeyTextField
+
+  /**
+   * Field of view in degrees (10 to 90; empty: 35) field in *ModelViewer → Default → Primary*
+   *
+   * - **Field Type**: Number
+   * - **Placeholder**: 35
+   * - **API ID Path**: model_viewer.default.primary.field_of_view
+   * - **Documentation**: https://prismic.io/docs/fields/number
+   */
+  field_of_view: prismic.NumberField
+
+  /**
+   * Nearest the visitor may turn and zoom: azimuth, polar, distance, each or auto (e.g. -60deg 20deg auto) field in *ModelViewer → Default → Primary*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: model_viewer.default.primary.min_camera_orbit
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  min_camera_orbit: prismic.KeyTextField
+
+  /**
+   * Farthest: azimuth, polar, distance, each or auto (e.g. 60deg 100deg 8m) field in *ModelViewer → Default → Primary*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: model_viewer.default.primary.max_camera_orbit
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  max_camera_orbit: prismic.KeyTextField
+
+  /**
+   * Narrowest field of view zooming in may reach (degrees; empty: none) field in *ModelViewer → Default → Primary*
+   *
+   * - **Field Type**: Number
+   * - **Placeholder**: *None*
+   * - **API ID Path**: model_viewer.default.primary.min_field_of_view
+   * - **Documentation**: https://prismic.io/docs/fields/number
+   */
+  min_field_of_view: prismic.NumberField
+
+  /**
+   * Widest field of view (degrees; empty: the starting one) field in *ModelViewer → Default → Primary*
+   *
+   * - **Field Type**: Number
+   * - **Placeholder**: *None*
+   * - **API ID Path**: model_viewer.default.primary.max_field_of_view
+   * - **Documentation**: https://prismic.io/docs/fields/number
+   */
+  max_field_of_view: prismic.NumberField
+
+  /**
+   * Auto-rotate speed in degrees a second (empty: 15) field in *ModelViewer → Default → Primary*
+   *
+   * - **Field Type**: Number
+   * - **Placeholder**: 15
+   * - **API ID Path**: model_viewer.default.primary.rotation_speed
+   * - **Documentation**: https://prismic.io/docs/fields/number
+   */
+  rotation_speed: prismic.NumberField
+
+  /**
+   * Auto-rotate starts again this long after the visitor lets go (ms; empty: 3000) field in *ModelViewer → Default → Primary*
+   *
+   * - **Field Type**: Number
+   * - **Placeholder**: 3000
+   * - **API ID Path**: model_viewer.default.primary.auto_rotate_delay
+   * - **Documentation**: https://prismic.io/docs/fields/number
+   */
+  auto_rotate_delay: prismic.NumberField
 
   /**
    * 3D button label (shown with Save-Data, e.g. “Show in 3D”) field in *ModelViewer → Default → Primary*

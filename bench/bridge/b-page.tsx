@@ -7,11 +7,20 @@ import './probe'
 import { createRoot } from 'react-dom/client'
 import CanvasHost from '../../src/three/CanvasHost'
 import { threeStore } from '../../src/three/store'
+import { DEFAULT_CAMERA, DEFAULT_LOOK } from '../../src/three/look'
 
 threeStore.register({
   id: 'hero',
   element: document.getElementById('stage')!,
-  spec: { kind: 'viewer', url: '/knot.glb', autoRotate: true, animate: true, clip: null },
+  spec: {
+    kind: 'viewer',
+    url: '/knot.glb',
+    autoRotate: true,
+    animate: true,
+    clip: null,
+    look: DEFAULT_LOOK,
+    camera: DEFAULT_CAMERA,
+  },
   reducedMotion: false,
   paused: false,
   visible: true,

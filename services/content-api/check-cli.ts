@@ -4,6 +4,7 @@ import { checkSliceMocks } from './slice-mocks'
 import path from 'node:path'
 import { checkModels, modelFiles } from './models-check'
 import { checkHotspots } from './hotspots-check'
+import { checkLooks } from './look-check'
 import { reportModels } from './models/report'
 
 /**
@@ -11,7 +12,8 @@ import { reportModels } from './models/report'
  * release, against its model, each slice's Slice Machine mocks against theirs, and every 3D
  * model in the media folder as the renderer reads it (services/content-api/models-check.ts), and
  * each model viewer's hotspots and finishes' labels against their model
- * (services/content-api/hotspots-check.ts);
+ * (services/content-api/hotspots-check.ts), and the 3D look of each model slice and of the
+ * settings (services/content-api/look-check.ts);
  * exits 1 with the report, warnings included (the API serves what only warns, as Prismic would;
  * CI does not). Models come from DIR itself when it has `customtypes/`, else from `.`.
  *
@@ -36,6 +38,7 @@ async function main() {
     ...checkSliceMocks(modelsDir),
     ...models.problems,
     ...checkHotspots([store, ...checked.releases], models),
+    ...(await checkLooks([store, ...checked.releases], path.join(values.content, 'media'))),
   ]
   if (problems.length > 0) {
     console.error(formatProblems(problems, store.dir))

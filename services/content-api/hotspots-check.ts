@@ -19,14 +19,14 @@ import type { ModelBounds } from './models-check'
 import { metres } from './models-check'
 import { MEDIA_TOKEN, type ContentProblem, type ContentStore } from './store'
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
-type Slice = { slice_type: string; primary?: Record<string, Json> }
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
+export type Slice = { slice_type: string; variation?: string; primary?: Record<string, Json> }
 
 const isSlice = (value: Json): value is Json & Slice =>
   !!value && typeof value === 'object' && !Array.isArray(value) && 'slice_type' in value
 
-/** The media file a model link names, relative to `media/`, when it is the content folder's. */
-function mediaFile(link: Json | undefined): string | null {
+/** The media file a link names, relative to `media/`, when it is the content folder's. */
+export function mediaFile(link: Json | undefined): string | null {
   if (!link || typeof link !== 'object' || Array.isArray(link)) return null
   const url = link.url
   if (typeof url !== 'string' || !url.startsWith(`${MEDIA_TOKEN}/`)) return null
@@ -120,7 +120,7 @@ function finishProblems(
 }
 
 /** Every slice of a document, with its JSON path, in every slice zone. */
-function* slicesOf(data: Record<string, Json>): Generator<[Slice, string]> {
+export function* slicesOf(data: Record<string, Json>): Generator<[Slice, string]> {
   for (const [name, value] of Object.entries(data)) {
     if (!Array.isArray(value)) continue
     for (const [i, slice] of value.entries())

@@ -39,6 +39,9 @@ export type ModelField = {
     thumbnails?: ({ name: string } & ViewConstraint)[]
     constraint?: ViewConstraint
     repeat?: boolean
+    /** A Number field's bounds. */
+    min?: number
+    max?: number
   }
 }
 
@@ -223,7 +226,13 @@ function checkField(ctx: Context, value: Json, field: ModelField, jsonPath: stri
       return
     case 'Number':
       if (value !== null && (typeof value !== 'number' || !Number.isFinite(value)))
-        wrong('a number or null')
+        return wrong('a number or null')
+      // The model's bounds, as Prismic's editor applies them when an editor types the value.
+      if (typeof value === 'number') {
+        const { min, max } = config
+        if ((min !== undefined && value < min) || (max !== undefined && value > max))
+          report(ctx, jsonPath, `is ${value}, outside its range: ${min ?? '−∞'} to ${max ?? '∞'}`)
+      }
       return
     case 'Boolean':
       if (typeof value !== 'boolean') wrong('true or false')

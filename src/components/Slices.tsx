@@ -9,7 +9,8 @@ import { sanitizeContent } from '@/lib/content/sanitize'
  * The page's slices. An unknown slice renders nothing in production and a visible notice in
  * development, so an editor's new slice is never a blank mystery to the developer adding it.
  * Slices are untrusted (the slice simulator's come from its URL): hostile links and embed HTML
- * are neutralised and every field is coerced to its model's shape before any slice sees it.
+ * are neutralised and every field is coerced to its model's shape before any slice sees it. The
+ * context carries the page's language, its title and the site's 3D look (`sliceContextFor`).
  */
 export function Slices({ slices, context }: { slices: SliceZoneField; context: SliceContext }) {
   return (

@@ -3,6 +3,7 @@
 // and the unit tests share it. Written here rather than taken from `<model-viewer>`, whose AR
 // code is part of its custom element and not published on its own.
 
+import type { SceneLook } from '@/three/look'
 import { variantUrl } from '@/three/model-variant'
 
 /** What the model viewer slice asks of AR (src/three/fields.ts reads it from the slice). */
@@ -15,6 +16,11 @@ export type ArSettings = {
   resizable: boolean
   /** The model's name in the AR viewer (it shows the first 60 characters). */
   title: string
+  /**
+   * The slice's light, for the in-page WebXR session: its environment, exposure and tone mapping
+   * (look.ts). Scene Viewer and AR Quick Look light the model themselves, with its own materials.
+   */
+  look?: Pick<SceneLook, 'environment' | 'exposure' | 'toneMapping'>
 }
 
 /** How this device places a model in the room, or why it cannot. */

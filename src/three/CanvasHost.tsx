@@ -15,6 +15,7 @@
 // scene moves by itself, and context loss and restore.
 import { useEffect, useRef, useState } from 'react'
 import { threeStore, type SceneSpec, type ViewCommand } from './store'
+import type { SceneCamera, SceneLook } from './look'
 import type {
   DebugFlags,
   FromRenderer,
@@ -39,13 +40,23 @@ type DebugHook = RenderStats & {
   sent: number
   loseContext: () => void
   restoreContext: () => void
+  /**
+   * Gives the model slot whose stage is `stage` other art direction (look.ts: parts of its look
+   * and camera, as a slice's fields make them), as new content in a preview would: the tests and
+   * `npm run bench:look` measure each setting's effect on the drawn stage this way.
+   */
+  respec: (
+    stage: Element,
+    patch: { look?: Partial<SceneLook>; camera?: Partial<SceneCamera> },
+  ) => number
 }
 
 /**
  * `?debug3d[=flag,flag]`: `motion` plays motion on a software renderer, `main` forces that path;
  * `original` fetches models as uploaded, `tier-low` or `tier-high` that tier's variant (the
  * renderer's own tier stays the measured one); `pick` shows the point of the viewer's model a
- * click lands on, for an editor placing a hotspot (docs/3d-models.md).
+ * click lands on, for an editor placing a hotspot (docs/3d-models.md); `preserve` keeps the canvas's
+ * last frame readable (WebKit's screenshots read the drawing buffer, which is cleared otherwise).
  */
 export function debugFlags(search: string): DebugFlags {
   const params = new URLSearchParams(search)
@@ -63,6 +74,7 @@ export function debugFlags(search: string): DebugFlags {
     main: flags.includes('main'),
     model,
     pick: flags.includes('pick'),
+    preserve: flags.includes('preserve'),
   }
 }
 
@@ -244,6 +256,9 @@ function connect(
   // The pending measure's animation frame, and the number of the last `rects` message sent.
   let frame = 0
   let seq = 0
+  /** The slots' specs as the page gave them, before any `respec`. */
+  const originals: Record<string, SceneSpec> = {}
+  let respecs = 0
   const hook = flags.hook
     ? ((window as unknown as { __facet3d?: DebugHook }).__facet3d = {
         path,
@@ -259,9 +274,27 @@ function connect(
         seq: 0,
         models: {},
         orbits: {},
+        revisions: {},
         sent: 0,
         loseContext: () => renderer.send({ type: 'lose-context' }),
         restoreContext: () => renderer.send({ type: 'restore-context' }),
+        respec: (stage, patch) => {
+          const slot = threeStore.slots().find((entry) => entry.element === stage)
+          if (!slot) throw new Error('respec: no 3D slot there')
+          // Always over the slice's own: each call is a setting, not an edit of the last one.
+          const spec = (originals[slot.id] ??= slot.spec)
+          if (spec.kind === 'procedural') throw new Error('respec: a procedural scene has no look')
+          const revision = ++respecs
+          threeStore.update(slot.id, {
+            spec: {
+              ...spec,
+              look: { ...spec.look, ...patch.look },
+              camera: { ...spec.camera, ...patch.camera },
+              revision,
+            },
+          })
+          return revision
+        },
       })
     : null
 
@@ -288,6 +321,9 @@ function connect(
         console.error(`3D: ${what} cannot be drawn: ${message.message}`)
         return threeStore.update(message.id, { status: 'error' })
       }
+      case 'warning':
+        console.warn(`3D: ${message.message}`)
+        return
       case 'violation':
         console.error(
           `3D worker: Content Security Policy refused ${message.violation.blockedURI || 'inline'} (${message.violation.violatedDirective})`,

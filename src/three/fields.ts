@@ -4,6 +4,14 @@ import type { ArSettings } from '@/lib/ar'
 import { modelMediaUrl } from '@/lib/content/media-url'
 import type { ThreeSlotLabels } from './ThreeSlot'
 import { slotWords } from './viewer/words'
+import {
+  DEFAULT_LOOK,
+  resolveCamera,
+  resolveLook,
+  siteLook,
+  type LookFields,
+  type SceneLook,
+} from './look'
 import type { SceneHotspot, SceneSpec } from './store'
 import { parseNormal, parseOrbit, parseVec3 } from './hotspots'
 
@@ -33,6 +41,22 @@ function animationOf(primary: { animation?: string | null; play_animation?: bool
   return { animate: primary.play_animation !== false, clip: primary.animation?.trim() || null }
 }
 
+/**
+ * The site's 3D look, from the settings document's "3D look" tab (look.ts): what every model
+ * slice starts from. An environment file is asked for from the site's own origin, as models are.
+ */
+export function siteLookOf(settings: Content.SettingsDocument): SceneLook {
+  return siteLook(settings.data as LookFields, modelMediaUrl)
+}
+
+/** A model slice's light, shadow and camera: its fields over the site's look (`site`). */
+function artDirection(primary: object, site: SceneLook) {
+  return {
+    look: resolveLook(primary as LookFields, site, modelMediaUrl),
+    camera: resolveCamera(primary),
+  }
+}
+
 /** A text field as the slot shows it: the editor's words, else the default (`or`). */
 const text = (field: string | null | undefined, or: string) => field?.trim() || or
 
@@ -40,6 +64,7 @@ const text = (field: string | null | undefined, or: string) => field?.trim() || 
 export function heroSlot(
   slice: Content.HeroSlice,
   lang: string,
+  site: SceneLook = DEFAULT_LOOK,
 ): {
   spec: SceneSpec | null
   description: string
@@ -65,6 +90,7 @@ export function heroSlot(
             background: color_background || null,
             autoRotate: auto_rotate,
             ...animationOf(slice.primary),
+            ...artDirection(slice.primary, site),
           }
         : null,
       description,
@@ -114,6 +140,7 @@ function finishes(p: Content.ModelViewerSlice['primary']): {
 export function viewerSlot(
   slice: Content.ModelViewerSlice,
   lang: string,
+  site: SceneLook = DEFAULT_LOOK,
 ): {
   spec: SceneSpec | null
   description: string
@@ -126,7 +153,14 @@ export function viewerSlot(
   const zoomHint = p.zoom_hint?.trim()
   return {
     spec: url
-      ? { kind: 'viewer', url, autoRotate: p.auto_rotate, ...animationOf(p), ...finishes(p) }
+      ? {
+          kind: 'viewer',
+          url,
+          autoRotate: p.auto_rotate,
+          ...animationOf(p),
+          ...finishes(p),
+          ...artDirection(p, site),
+        }
       : null,
     description: p.description ?? '',
     labels: {
@@ -160,6 +194,7 @@ export function viewerSlot(
  */
 export function viewerAr(
   slice: Content.ModelViewerSlice,
+  site: SceneLook = DEFAULT_LOOK,
 ):
   | { state: 'on'; model: string; settings: ArSettings }
   | { state: 'off' }
@@ -183,6 +218,9 @@ export function viewerAr(
       placement: p.ar_placement === 'wall' ? 'wall' : 'floor',
       resizable: p.ar_resize === true,
       title: (p.heading ?? '').trim() || (p.description ?? '').trim(),
+      look: (({ environment, exposure, toneMapping }) => ({ environment, exposure, toneMapping }))(
+        resolveLook(p as LookFields, site, modelMediaUrl),
+      ),
     },
   }
 }

@@ -60,3 +60,23 @@ export function modelUrlFor(
   if (choice === 'original') return variantUrl(url, null, base)
   return variantUrl(url, choice === 'tier' ? measured : choice, base)
 }
+
+/** The query parameter that asks an environment file for the size a backdrop needs. */
+export const SKY_PARAM = 'sky'
+
+/**
+ * The URL the renderer fetches for an environment file (look.ts): the variant for its tier, as a
+ * model's, and `sky=1` when the environment also shows behind the model (a backdrop needs more
+ * pixels than light does: services/content-api/environments/). Another origin's URL as it is.
+ */
+export function environmentUrlFor(
+  url: string,
+  measured: ModelTier,
+  skybox: boolean,
+  base: string,
+): string {
+  const variant = variantUrl(url, measured, base)
+  // Another origin's file has no `tier`: nothing there sizes it.
+  if (!skybox || !variant.includes(`${TIER_PARAM}=`)) return variant
+  return `${variant}&${SKY_PARAM}=1`
+}

@@ -39,6 +39,8 @@ export type DebugFlags = {
   model: ModelChoice
   /** `pick`: a click on the viewer's model shows the point's position and normal. */
   pick: boolean
+  /** `preserve`: the context keeps its drawing buffer, for screenshots that read it (WebKit's). */
+  preserve: boolean
 }
 
 /** The canvas's size in CSS pixels, and the display's pixel ratio. */
@@ -127,6 +129,8 @@ export type RenderStats = {
   models: Record<string, ModelInfo>
   /** Each viewer's camera orbit around its model now (angles in radians), by slot id. */
   orbits: Record<string, ViewOrbit>
+  /** Each model slot's art direction drawn, as `respec` numbered it (0: the slice's own). */
+  revisions: Record<string, number>
 }
 
 /** A `securitypolicyviolation` event's fields, as the worker heard it. */
@@ -156,6 +160,8 @@ export type FromRenderer =
   | { type: 'progress'; id: string; progress: number | null }
   /** This slot's scene cannot be drawn (a model that fails to load or parse): the reason. */
   | { type: 'error'; id: string; message: string }
+  /** Drawn, but not all as the slice asks (an environment file it cannot read): the reason. */
+  | { type: 'warning'; id: string; message: string }
   /** The worker broke the page's Content Security Policy: the page hears it as its own. */
   | { type: 'violation'; violation: Violation }
   | { type: 'lost' }

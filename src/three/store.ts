@@ -4,6 +4,7 @@
 // React trees (the host is portalled once into <body>).
 
 import { startTransition, useEffect, useState } from 'react'
+import type { SceneCamera, SceneLook } from './look'
 
 /** What a scene shows. Built on the server from a slice's fields (see `fields.ts`). */
 export type SceneSpec =
@@ -16,7 +17,13 @@ export type SceneSpec =
       motion: 'float' | 'spin' | 'still'
       speed: number
     }
-  | ({ kind: 'model'; url: string; background: string | null; autoRotate: boolean } & Animation)
+  | ({
+      kind: 'model'
+      url: string
+      background: string | null
+      autoRotate: boolean
+    } & Animation &
+      ArtDirection)
   | ({
       kind: 'viewer'
       url: string
@@ -27,7 +34,16 @@ export type SceneSpec =
       variantsLabel?: string
       /** The editor's labels for its model's variants, by the model's names for them. */
       variantLabels?: Record<string, string>
-    } & Animation)
+    } & Animation &
+      ArtDirection)
+
+/** The light, shadow and camera an editor chose for a model (look.ts). */
+export type ArtDirection = {
+  look: SceneLook
+  camera: SceneCamera
+  /** `?debug3d`'s `respec` count: the renderer reports it once drawn (CanvasHost.tsx). */
+  revision?: number
+}
 
 /**
  * A hotspot the viewer pins on its model: what the editor wrote in the slice, parsed

@@ -325,6 +325,15 @@ test('a phone with WebXR places the model in the room in the page, and leaving r
   expect(pressed.length, 'the AR chunk is fetched on the press').toBeGreaterThan(0)
   const leave = overlay.getByRole('button', { name: 'Leave AR' })
   await expect(leave).toBeFocused()
+  // Tab goes round the overlay's buttons, never into the page the camera's view hides.
+  for (let i = 0; i < 4; i++) {
+    await page.keyboard.press('Tab')
+    expect(
+      await overlay.evaluate((root) => root.contains(root.ownerDocument.activeElement)),
+      `Tab ${i + 1}`,
+    ).toBe(true)
+  }
+  await leave.focus()
   const status = overlay.getByRole('status')
   // The model loads inside the session (its ar variant, parsed on the page's thread).
   await expect(status).toHaveText('Move your phone slowly and point it at the floor.', {
@@ -450,10 +459,11 @@ test('on a wall, resizable, in French: the reticle finds a wall, a tap hangs the
   await expect(status).toHaveText(
     'Aucune surface trouvée là : pointez votre téléphone un peu plus longtemps.',
   )
-  // Level, it faces the office's wall.
+  // Level, it faces the office's wall. The button places it as a tap would (a keyboard or a
+  // switch has no tap on the room).
   await lookDown(page, 0)
   await expect(status).toHaveText('Touchez pour poser le modèle ici.')
-  await tapRoom(page)
+  await overlay.getByRole('button', { name: 'Poser ici' }).click()
   await expect(status).toHaveText(/^Posé à sa taille réelle, [\d,]+ × [\d,]+ × [\d,]+ m\./)
   await overlay.getByRole('button', { name: 'Tourner à droite' }).click()
   await expect(status).toHaveText('Tourné à 345°.')

@@ -187,6 +187,30 @@ describe('what the model viewer slice asks of AR', () => {
         placement: 'wall',
         resizable: true,
         title: 'The lamp',
+        // The site's light, where the slice says nothing of it (the in-page session uses it).
+        look: {
+          environment: { kind: 'preset', preset: 'neutral' },
+          exposure: 1,
+          toneMapping: 'neutral',
+        },
+      },
+    })
+    // The slice's own light, for the session.
+    expect(
+      ar({
+        ar: true,
+        ar_label: 'View',
+        environment: 'outdoor',
+        exposure: 1.4,
+        tone_mapping: 'AgX',
+      }),
+    ).toMatchObject({
+      settings: {
+        look: {
+          environment: { kind: 'preset', preset: 'outdoor' },
+          exposure: 1.4,
+          toneMapping: 'agx',
+        },
       },
     })
     expect(ar({ ar: true, ar_label: 'Voir', ar_placement: null, heading: null })).toMatchObject({

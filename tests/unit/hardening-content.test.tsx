@@ -1,3 +1,4 @@
+import { DEFAULT_LOOK } from '@/three/look'
 import { createElement } from 'react'
 import { renderToString } from 'react-dom/server'
 import { SliceZone } from '@prismicio/react'
@@ -26,7 +27,7 @@ export function renderSlices(slices: unknown[]): string {
     createElement(SliceZone, {
       slices: slices as never,
       components: components as never,
-      context: { lang: 'en-us', title: 'Hostile' },
+      context: { lang: 'en-us', title: 'Hostile', look: DEFAULT_LOOK },
     }),
   )
 }

@@ -1,3 +1,4 @@
+import { DEFAULT_LOOK } from '@/three/look'
 import { readFileSync, readdirSync, existsSync } from 'node:fs'
 import path from 'node:path'
 import { createElement } from 'react'
@@ -81,7 +82,7 @@ function render(slices: Json[]): string {
   return renderToString(
     createElement(Slices, {
       slices: slices as never,
-      context: { lang: 'en-us', title: null },
+      context: { lang: 'en-us', title: null, look: DEFAULT_LOOK },
     }),
   )
 }

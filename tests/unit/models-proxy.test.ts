@@ -10,13 +10,17 @@ import { inspectModel } from '@services/content-api/models'
 import { serveContentApi, type Served } from '../conformance/helpers'
 import { localFiles } from '../support/zip'
 import { serveFetch } from './support/serve-fetch'
+import sharp from 'sharp'
+import { readHdrHeader } from '@services/content-api/environments/hdr'
 
 // `/3d-models`, the site's route to models on Prismic's asset CDN, over real sockets. The
 // standalone content API stands in for Prismic's CDN, allowed through the extra hosts that
 // `PRISMIC_ASSET_HOSTS` gives; a second server on an allowed host redirects. The site's
 // repository is `my-studio`: another repository's files on Prismic's hosts are refused.
 
-const IMAGE = readdirSync('content/media/images').find((f) => /\.(jpe?g|png)$/.test(f))!
+/** An image that is neither a model nor an environment (an SVG). */
+const IMAGE = readdirSync('content/media/images').find((f) => /\.svg$/.test(f))!
+const PHOTO = readdirSync('content/media/photos').find((f) => /\.jpe?g$/.test(f))!
 let upstream: Served
 let redirector: Awaited<ReturnType<typeof serveFetch>>
 let proxy: Awaited<ReturnType<typeof serveFetch>>
@@ -30,6 +34,8 @@ beforeAll(async () => {
   const upstreamPort = new URL(upstream.origin).port
   redirector = await serveFetch((request) => {
     const { pathname } = new URL(request.url)
+    // A file named as an environment that is not one.
+    if (pathname.endsWith('.hdr')) return new Response('<html>not an environment</html>')
     // Off the list: the same server under another name (localhost is not an allowed host).
     const target =
       pathname === '/off'
@@ -145,6 +151,37 @@ describe('/3d-models', () => {
     const response = await ask(`${upstream.origin}/media/images/${IMAGE}`)
     expect(response.status).toBe(422)
     expect(await response.text()).toMatch(/not a glTF model/)
+  })
+
+  it("serves an environment (src/three/look.ts) as it is, and at each tier's size: an HDR, a JPEG", async () => {
+    const hdr = `${upstream.origin}/media/environments/studio.hdr`
+    const original = await ask(hdr)
+    expect(original.status).toBe(200)
+    expect(original.headers.get('content-type')).toBe('image/vnd.radiance')
+    expect(new Uint8Array(await original.arrayBuffer())).toEqual(
+      new Uint8Array(readFileSync('content/media/environments/studio.hdr')),
+    )
+    for (const [query, width] of [
+      ['&tier=low', 256],
+      ['&tier=low&sky=1', 1024],
+      ['&tier=high', 1024],
+    ] as const) {
+      const sized = await ask(hdr, query)
+      expect(sized.status).toBe(200)
+      expect(sized.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+      const header = readHdrHeader(new Uint8Array(await sized.arrayBuffer()))
+      expect([header.width, header.height], query).toEqual([width, width / 2])
+    }
+    // An 8-bit image taken as an environment keeps its format, at the tier's width.
+    const photo = await ask(`${upstream.origin}/media/photos/${PHOTO}`, '&tier=low')
+    expect(photo.headers.get('content-type')).toBe('image/jpeg')
+    expect((await sharp(Buffer.from(await photo.arrayBuffer())).metadata()).width).toBe(256)
+  })
+
+  it('refuses a file named as an environment that is not one', async () => {
+    const response = await ask(`${redirector.origin}/studio.hdr`, '&tier=low')
+    expect(response.status).toBe(422)
+    expect(await response.text()).toMatch(/not an environment: a Radiance HDR, JPEG, PNG or AVIF/)
   })
 
   it('answers 502 naming the host when the model is missing there', async () => {

@@ -9,6 +9,7 @@ import {
 } from '@/three/webgl-probe'
 import { createSceneStore } from '@/three/render/scene-store'
 import type { SceneSlot } from '@/three/protocol'
+import { DEFAULT_CAMERA, DEFAULT_LOOK } from '@/three/look'
 
 const slot = (id: string, top: number): SceneSlot => ({
   id,
@@ -18,6 +19,8 @@ const slot = (id: string, top: number): SceneSlot => ({
     autoRotate: false,
     animate: true,
     clip: null,
+    look: DEFAULT_LOOK,
+    camera: DEFAULT_CAMERA,
   },
   reducedMotion: false,
   paused: false,
@@ -27,7 +30,14 @@ const slot = (id: string, top: number): SceneSlot => ({
 
 describe('?debug3d flags', () => {
   it('turns the hook on, and reads comma-separated flags', () => {
-    const none = { hook: false, motion: false, main: false, model: 'tier', pick: false }
+    const none = {
+      hook: false,
+      motion: false,
+      main: false,
+      model: 'tier',
+      pick: false,
+      preserve: false,
+    }
     expect(debugFlags('')).toEqual(none)
     expect(debugFlags('?debug3d')).toEqual({ ...none, hook: true })
     expect(debugFlags('?debug3d=motion,main')).toEqual({
@@ -43,6 +53,7 @@ describe('?debug3d flags', () => {
       main: true,
       pick: true,
     })
+    expect(debugFlags('?debug3d=preserve')).toEqual({ ...none, hook: true, preserve: true })
   })
 
   it("names the model file to fetch: the tier's variant, the original, or a tier's", () => {

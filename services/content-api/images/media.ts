@@ -15,14 +15,16 @@ import { parseImageParams, type ImageParams } from './params'
 import { isIdentity, planImage, type ImagePlan, type SourceInfo } from './plan'
 import { FORMAT_TYPES, readSource, renderVariant } from './render'
 import { mediaHash, VERSION_PARAM } from './version'
+import { makeEnvironmentVariant, parseEnvironmentParams } from '../environments/variants'
 
 /**
  * The media route of the embedded content API, serving `media/` as Prismic's image CDN (imgix)
  * serves a repository's images: raster images are cut, resized and re-encoded as their URL's
  * parameters say (see ./params.ts), each variant made once and kept on disk; a glTF model
  * asked for with Facet's model parameters (`tier`, ../models/params.ts) is answered with its
- * optimized GLB; every other file (SVG, video, PDF), a model without `tier` and an image asked
- * for as it is go out byte for byte.
+ * optimized GLB; an environment (a Radiance HDR, or an image asked for with `tier`) at its tier's
+ * size (../environments/); every other file (SVG, video, PDF), a model without `tier` and an
+ * image asked for as it is go out byte for byte.
  */
 
 /** Where variants are kept, and how many bytes of them at most. */
@@ -44,7 +46,8 @@ const CONTENT_TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml',
   '.glb': 'model/gltf-binary',
   '.gltf': 'model/gltf+json',
-  '.hdr': 'application/octet-stream',
+  // Radiance's registered type: an environment an editor uploads (src/three/look.ts).
+  '.hdr': 'image/vnd.radiance',
   '.ktx2': 'image/ktx2',
   '.mp4': 'video/mp4',
   '.webm': 'video/webm',
@@ -56,6 +59,12 @@ const RASTER = new Set(['.png', '.jpg', '.jpeg', '.webp', '.avif', '.gif'])
 
 /** Files that take Facet's model parameters. */
 const MODELS = new Set(['.glb', '.gltf'])
+
+/**
+ * Files that may be an environment (src/three/look.ts): an HDR always takes Facet's environment
+ * parameters (`tier`, `sky`); a JPEG, PNG or AVIF asked for with `tier` does too.
+ */
+const ENVIRONMENTS = new Set(['.hdr', '.jpg', '.jpeg', '.png', '.avif'])
 
 /** The content type of a media file, by its extension. */
 export function contentType(file: string): string {
@@ -213,7 +222,40 @@ export function createMediaHandler(
         modelCaching,
       )
     }
-    if (!RASTER.has(path.extname(file).toLowerCase()) || query.size === 0) return original()
+    const extension = path.extname(file).toLowerCase()
+    if (ENVIRONMENTS.has(extension) && (extension === '.hdr' || query.has('tier'))) {
+      const params = parseEnvironmentParams(query)
+      if (!params) return original()
+      const key = createHash('sha256')
+        .update(JSON.stringify([file, version, 'environment', params]))
+        .digest('base64url')
+        .slice(0, 32)
+      const etag = `"${key}"`
+      const headers = {
+        'Cache-Control': caching['Cache-Control']!,
+        ETag: etag,
+        'Content-Type': contentType(file),
+      }
+      if (matches(request, etag)) return new Response(null, { status: 304, headers })
+      let body: Buffer
+      try {
+        // An environment is a page's, as its images are: the pages' lane, bounded.
+        body = await variants().get(`${key}${extension}`, () =>
+          lanes.page(async () =>
+            Buffer.from((await makeEnvironmentVariant(await readFile(file), params)).body),
+          ),
+        )
+      } catch (error) {
+        if (error instanceof RenderRefused) return refusal(error)
+        console.error(`media: cannot size the environment ${file}:`, (error as Error).message)
+        return original()
+      }
+      return new Response(new Uint8Array(body), {
+        status: 200,
+        headers: { ...headers, 'Content-Length': String(body.length) },
+      })
+    }
+    if (!RASTER.has(extension) || query.size === 0) return original()
 
     const params = parseImageParams(query)
     let source: SourceInfo

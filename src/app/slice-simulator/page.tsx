@@ -1,6 +1,7 @@
 import { getSlices, type SliceSimulatorParams } from '@prismicio/next'
 import { Slices } from '@/components/Slices'
 import { getLanguages } from '@/lib/content/languages'
+import { sliceContextFor } from '@/lib/content/queries'
 import { ClientSliceSimulator } from './ClientSliceSimulator'
 import { SIMULATOR_LAYER } from './layers'
 
@@ -11,7 +12,7 @@ export default async function SliceSimulatorPage({ searchParams }: SliceSimulato
   return (
     <ClientSliceSimulator zIndex={SIMULATOR_LAYER}>
       <main id="main">
-        <Slices slices={getSlices(state)} context={{ lang: master }} />
+        <Slices slices={getSlices(state)} context={await sliceContextFor(master)} />
       </main>
     </ClientSliceSimulator>
   )

@@ -13,14 +13,22 @@ import {
   type ModelVariantsOptions,
 } from '@services/content-api/models/variants'
 import { warmVariants } from '@services/content-api/models/warm'
+import {
+  ENVIRONMENT_TYPES,
+  environmentFormat,
+  makeEnvironmentVariant,
+  parseEnvironmentParams,
+} from '@services/content-api/environments/variants'
+import { ENVIRONMENT_FILES } from '@/three/look'
 
 /**
  * `/3d-models?src=<a Prismic asset URL>[&tier=low|high]`: models on Prismic's asset CDN served
  * from the site's own origin, so the renderer can ask for a variant as it does of the embedded
- * media (docs/3d-models.md). Never an open proxy: only the site's repository's files on Prismic's
- * asset hosts, and the hosts PRISMIC_ASSET_HOSTS adds, are fetched (./asset-hosts.ts), each
- * redirect is checked again, and only glTF is served. The source's bytes are kept in the model
- * cache, so the original and both tiers cost one fetch.
+ * media (docs/3d-models.md); and their environments (an `.hdr`, `.jpg`, `.png` or `.avif`, with
+ * `&sky=1` for a backdrop's size). Never an open proxy: only the site's repository's files on
+ * Prismic's asset hosts, and the hosts PRISMIC_ASSET_HOSTS adds, are fetched (./asset-hosts.ts),
+ * each redirect is checked again, and only glTF and environment files are served. The source's
+ * bytes are kept in the model cache, so the original and every size cost one fetch.
  */
 
 /** How many redirects a fetch follows (each to an allowed host) before it gives up. */
@@ -46,7 +54,22 @@ const refuse = (status: ModelRefused['status'], message: string) =>
   new ModelRefused(status, message)
 
 /** The bytes at `src`, fetched from allowed hosts only and checked to be glTF. */
-export async function fetchModel(src: URL, scope: AssetScope): Promise<Uint8Array> {
+export function fetchModel(src: URL, scope: AssetScope): Promise<Uint8Array> {
+  return fetchAsset(src, scope, (bytes) => {
+    const problem = notGltf(bytes)
+    return problem && `not a glTF model: ${problem}`
+  })
+}
+
+/**
+ * The bytes at `src`, fetched from allowed hosts only, each redirect checked again, at most
+ * MODEL_MAX_BYTES; refused (422) when `check` names a problem with them.
+ */
+async function fetchAsset(
+  src: URL,
+  scope: AssetScope,
+  check: (bytes: Uint8Array) => string | null,
+): Promise<Uint8Array> {
   let url = src
   for (let hop = 0; ; hop++) {
     if (!isAssetUrl(url, scope)) throw notAllowed(url, scope, hop > 0)
@@ -69,8 +92,8 @@ export async function fetchModel(src: URL, scope: AssetScope): Promise<Uint8Arra
       throw refuse(502, `the model's host answered ${response.status} for ${url.href}`)
     }
     const bytes = await readCapped(response)
-    const problem = notGltf(bytes)
-    if (problem) throw refuse(422, `not a glTF model: ${problem}`)
+    const problem = check(bytes)
+    if (problem) throw refuse(422, problem)
     return bytes
   }
 }
@@ -120,6 +143,42 @@ export function createModelProxy({ scope = {}, variants: options }: ModelProxyOp
     }
   }
 
+  /**
+   * An environment file (src/three/look.ts) at the size its query asks for (`tier`, `sky`), or as
+   * it is: its bytes kept with the models' sources, each size made once.
+   */
+  const environment = async (src: URL, query: URLSearchParams): Promise<Response> => {
+    const id = `environment:${src.href}`
+    const hash = createHash('sha256').update(id).digest('base64url').slice(0, 32)
+    const bytes = await variants
+      .cache()
+      .get(`source-${hash}.bin`, async () =>
+        Buffer.from(
+          await fetchAsset(src, scope, (bytes) =>
+            environmentFormat(bytes)
+              ? null
+              : 'not an environment: a Radiance HDR, JPEG, PNG or AVIF',
+          ),
+        ),
+      )
+    const format = environmentFormat(bytes)!
+    const params = parseEnvironmentParams(query)
+    const body = params
+      ? await variants
+          .cache()
+          .get(`environment-${hash}-${params.tier}${params.sky ? '-sky' : ''}.bin`, async () =>
+            Buffer.from((await makeEnvironmentVariant(bytes, params)).body),
+          )
+      : bytes
+    return new Response(new Uint8Array(body), {
+      headers: {
+        ...CACHING,
+        'Content-Type': ENVIRONMENT_TYPES[format],
+        'Content-Length': String(body.byteLength),
+      },
+    })
+  }
+
   const handle = async (request: Request): Promise<Response> => {
     const query = new URL(request.url).searchParams
     const raw = query.get('src')
@@ -128,6 +187,7 @@ export function createModelProxy({ scope = {}, variants: options }: ModelProxyOp
       if (!URL.canParse(raw)) throw refuse(400, `invalid src "${raw}": expected an absolute URL`)
       const src = new URL(raw)
       if (!isAssetUrl(src, scope)) throw notAllowed(src, scope)
+      if (ENVIRONMENT_FILES.test(src.pathname)) return await environment(src, query)
       const params = parseModelParams(query)
       if (params) return await variants.serve(request, params, source(src), CACHING)
       const body = await source(src).bytes()

@@ -3,6 +3,8 @@ import * as prismic from '@prismicio/client'
 import type { Content } from '@prismicio/client'
 import { createClient } from '@/prismicio'
 import { getEvery } from './get-every'
+import type { SliceContext } from './slice-context'
+import { siteLookOf } from '@/three/fields'
 
 /**
  * The site's content queries, in one place. Each is memoised for the render (`cache`) and its
@@ -31,6 +33,14 @@ export const getSettings = cache((lang: string): Promise<Content.SettingsDocumen
       } as Partial<Content.SettingsDocumentData>)
     }),
 )
+
+/**
+ * What a page hands its slices (`<Slices context>`): its language, its title, and the site's 3D
+ * look from the settings of that language, which a model slice's own fields override.
+ */
+export async function sliceContextFor(lang: string, title?: string | null): Promise<SliceContext> {
+  return { lang, title, look: siteLookOf(await getSettings(lang)) }
+}
 
 /** The main menu of a language (empty when the repository has none). */
 export const getNavigation = cache((lang: string): Promise<Content.NavigationDocument> =>

@@ -15,10 +15,10 @@ export type HeroProps = SliceComponentProps<Content.HeroSlice>
  * src/three) mounts in the `data-3d-slot` wrapper, over the poster.
  */
 export default function Hero({ slice, index, context }: HeroProps) {
-  const { title, lang } = sliceContext(context)
+  const { title, lang, look } = sliceContext(context)
   const { eyebrow, heading, text, cta_label, cta_link, poster, scene_description } = slice.primary
   const isFirst = index === 0 && !!title
-  const slot = heroSlot(slice, lang)
+  const slot = heroSlot(slice, lang, look)
   return (
     <section
       className="slice slice-hero"

@@ -26,12 +26,13 @@ export default function ModelViewer({ slice, index, context }: ModelViewerProps)
   // The hotspots that can be pinned on the model: the live viewer draws them as buttons over it,
   // each described by its detail in the list below.
   const pins = hotspots.notes.flatMap((note) => (note.pin ? [note.pin] : []))
-  const viewer = viewerSlot(slice, sliceContext(context).lang)
+  const { lang, look } = sliceContext(context)
+  const viewer = viewerSlot(slice, lang, look)
   const slot =
     viewer.spec?.kind === 'viewer' && pins.length
       ? { ...viewer, spec: { ...viewer.spec, hotspots: pins } }
       : viewer
-  const ar = viewerAr(slice)
+  const ar = viewerAr(slice, look)
   // The list's heading is one level below the slice's, or the slice's level when it has none.
   const ListHeading = isFilled.keyText(heading) ? 'h3' : 'h2'
   return (

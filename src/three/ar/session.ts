@@ -27,10 +27,13 @@ import {
 } from 'three'
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js'
 import { AR_MARKS, type ArSettings } from '@/lib/ar'
-import { roomEnvironment } from '../render/environment'
+import { fileEnvironment, presetEnvironment, type LitEnvironment } from '../render/environment'
+import { toneMappingOf } from '../render/tone-mapping'
+import { environmentUrlFor } from '../model-variant'
 import { configureGltfLoader } from '../render/gltf-loader'
 import styles from './ar-session.module.css'
 import { arWords, sizeInMetres } from './words'
+import { motionPaused } from '../viewer/motion'
 
 /** What `enterAr` is given by the AR button. */
 export type ArStart = {
@@ -79,6 +82,10 @@ type Overlay = {
   root: HTMLElement
   status: HTMLElement
   leave: HTMLButtonElement
+  /** "Place it here": enabled once the model is loaded. */
+  place: HTMLButtonElement
+  /** Pause and play of the model's animation: shown once one plays. */
+  motion: HTMLButtonElement
   /** The controls that act on a placed model: enabled once it is placed. */
   placedControls: HTMLButtonElement[]
 }
@@ -111,7 +118,13 @@ export async function enterAr(start: ArStart): Promise<void> {
     (document.activeElement instanceof HTMLElement ? document.activeElement : null)
 
   // The overlay, with its actions bound below once the session exists.
-  const actions = { leave: () => {}, turn: (_sign: number) => {}, scale: (_factor: number) => {} }
+  const actions = {
+    leave: () => {},
+    turn: (_sign: number) => {},
+    scale: (_factor: number) => {},
+    place: () => {},
+    motion: () => {},
+  }
   const root = document.createElement('div')
   root.className = styles.overlay!
   root.dataset.arSession = 'starting'
@@ -138,13 +151,45 @@ export async function enterAr(start: ArStart): Promise<void> {
         button(words.larger, () => actions.scale(SCALE_STEP)),
       ]
     : []
+  // A tap on the room places the model; this button does the same from a keyboard or a switch
+  // (WCAG 2.1.1), and "pause" stops a model's animation (2.2.2), shown once one plays.
+  const place = button(words.place, () => actions.place())
+  place.disabled = true
+  const motion = button(words.pause, () => actions.motion())
+  motion.hidden = true
   const leave = button(words.leave, () => actions.leave(), styles.leave)
   for (const control of [...turns, ...scales]) control.disabled = true
-  controls.append(...turns, ...scales, leave)
+  controls.append(place, ...turns, ...scales, motion, leave)
   // A press on the overlay's buttons is theirs, not a tap on the room (which would move the model).
   controls.addEventListener('beforexrselect', (event) => event.preventDefault())
   root.append(status, controls)
-  const overlay: Overlay = { root, status, leave, placedControls: [...turns, ...scales] }
+  const overlay: Overlay = {
+    root,
+    status,
+    leave,
+    place,
+    motion,
+    placedControls: [...turns, ...scales],
+  }
+  // The overlay is a dialog over the camera's view: Tab goes round its own buttons, never into
+  // the page hidden behind it.
+  root.addEventListener('keydown', (event) => {
+    if (event.key !== 'Tab') return
+    const reachable = [...root.querySelectorAll<HTMLButtonElement>('button')].filter(
+      (control) => !control.disabled && !control.hidden,
+    )
+    if (!reachable.length) return
+    const at = reachable.indexOf(document.activeElement as HTMLButtonElement)
+    const next = event.shiftKey
+      ? at <= 0
+        ? reachable.length - 1
+        : at - 1
+      : at === reachable.length - 1
+        ? 0
+        : at + 1
+    event.preventDefault()
+    reachable[next]!.focus()
+  })
   document.body.append(root)
 
   const canvas = document.createElement('canvas')
@@ -183,6 +228,8 @@ export async function enterAr(start: ArStart): Promise<void> {
   actions.leave = () => void session.end().catch(() => {})
   actions.turn = handle.turn
   actions.scale = handle.scale
+  actions.place = handle.place
+  actions.motion = handle.motion
   // Focus moves into the overlay, as into a dialog: to its one control enabled from the start.
   leave.focus({ preventScroll: true })
 }
@@ -203,7 +250,12 @@ function run(
   overlay: Overlay,
   start: ArStart,
   restore: Restore,
-): { turn: (sign: number) => void; scale: (factor: number) => void } {
+): {
+  turn: (sign: number) => void
+  scale: (factor: number) => void
+  place: () => void
+  motion: () => void
+} {
   const words = arWords(restore.lang)
   const { root, status } = overlay
   // Once failed, the session says so until the visitor leaves: nothing later replaces it.
@@ -220,9 +272,33 @@ function run(
   renderer.setClearColor(0x000000, 0)
   renderer.xr.enabled = true
   renderer.xr.setReferenceSpaceType('local')
+  // The slice's light where WebXR allows it: its exposure and tone mapping on the session's
+  // frames, and its environment for the model's reflections (a file at the phone's size; the
+  // neutral preset until it is here, or when it cannot be read). The camera's view of the room is
+  // the backdrop.
+  const look = start.settings.look
+  renderer.toneMapping = toneMappingOf(look?.toneMapping ?? 'neutral')
+  renderer.toneMappingExposure = look?.exposure ?? 1
   const scene = new Scene()
-  const environment = roomEnvironment(renderer)
-  scene.environment = environment
+  const lit: LitEnvironment[] = [presetEnvironment(renderer, 'neutral')]
+  scene.environment = lit[0]!.lighting
+  const wanted = look?.environment
+  if (wanted?.kind === 'preset' && wanted.preset !== 'neutral') {
+    lit.push(presetEnvironment(renderer, wanted.preset))
+    scene.environment = lit[1]!.lighting
+  } else if (wanted?.kind === 'file')
+    void fileEnvironment(
+      renderer,
+      environmentUrlFor(wanted.url, 'low', false, location.href),
+      wanted.hdr,
+    )
+      .then((environment) => {
+        lit.push(environment)
+        if (!ended) scene.environment = environment.lighting
+      })
+      .catch((error: unknown) =>
+        console.warn(`AR: the environment ${wanted.url} cannot be used (${String(error)})`),
+      )
   const camera = new PerspectiveCamera()
 
   // The reticle: a ring lying on the surface found, as `<model-viewer>` and Scene Viewer show it.
@@ -245,6 +321,7 @@ function run(
   let yaw = 0
   let scale = 1
   let ended = false
+  let playing = false
 
   const placedText = () =>
     words.placed(sizeInMetres(size.x, size.y, size.z, restore.lang), Math.round(scale * 100))
@@ -264,6 +341,11 @@ function run(
       scale = Math.min(SCALE_MAX, Math.max(SCALE_MIN, scale * factor))
       pivot.scale.setScalar(scale)
       say('placed', placedText())
+    },
+    place: () => onSelect(),
+    motion() {
+      playing = !playing
+      overlay.motion.textContent = playing ? words.pause : words.play
     },
   }
 
@@ -297,13 +379,17 @@ function run(
       )
       pivot.add(model)
       performance.mark(AR_MARKS.model)
-      // Its first clip plays, as in AR Quick Look; not for a visitor who asked for reduced motion,
-      // for whom the page's viewer holds still too.
+      // Its first clip plays, as in AR Quick Look, with a button that pauses it; paused from the
+      // start when the visitor paused the page's 3D (or asked for reduced motion: motion.ts).
       const clip = gltf.animations[0]
-      if (clip && !matchMedia('(prefers-reduced-motion: reduce)').matches) {
+      if (clip) {
         mixer = new AnimationMixer(model)
         mixer.clipAction(clip).play()
+        playing = !motionPaused()
+        overlay.motion.textContent = playing ? words.pause : words.play
+        overlay.motion.hidden = false
       }
+      overlay.place.disabled = false
       say('searching', searching())
     })
     .catch((error: unknown) =>
@@ -325,7 +411,7 @@ function run(
     }
     const delta = last ? (time - last) / 1000 : 0
     last = time
-    mixer?.update(delta)
+    if (playing) mixer?.update(delta)
     surfaceFound = false
     const space = renderer.xr.getReferenceSpace()
     if (frame && hitSource && space) {
@@ -353,8 +439,9 @@ function run(
     renderer.render(scene, camera)
   })
 
-  // A tap on the room (a screen touch, a controller's trigger): the model goes where the reticle is.
-  const onSelect = () => {
+  // A tap on the room (a screen touch, a controller's trigger) or "Place it here": the model goes
+  // where the reticle is.
+  function onSelect() {
     if (!model || failed) return
     if (!surfaceFound) {
       say(pivot.visible ? 'placed' : 'no-surface', words.noSurface)
@@ -400,7 +487,10 @@ function run(
       })
       reticle.geometry.dispose()
       reticle.material.dispose()
-      environment.dispose()
+      for (const environment of lit) {
+        environment.lighting?.dispose()
+        environment.background.dispose()
+      }
       renderer.dispose()
       canvas.remove()
       root.remove()

@@ -4,6 +4,9 @@
 
 export type ArWords = {
   leave: string
+  place: string
+  pause: string
+  play: string
   turnLeft: string
   turnRight: string
   smaller: string
@@ -23,6 +26,9 @@ export type ArWords = {
 
 const EN: ArWords = {
   leave: 'Leave AR',
+  place: 'Place it here',
+  pause: 'Pause the animation',
+  play: 'Play the animation',
   turnLeft: 'Turn left',
   turnRight: 'Turn right',
   smaller: 'Smaller',
@@ -46,6 +52,9 @@ const EN: ArWords = {
 
 const FR: ArWords = {
   leave: 'Quitter la RA',
+  place: 'Poser ici',
+  pause: 'Mettre l’animation en pause',
+  play: 'Relancer l’animation',
   turnLeft: 'Tourner à gauche',
   turnRight: 'Tourner à droite',
   smaller: 'Plus petit',

@@ -42,6 +42,10 @@ type HostState = {
   model: { choice: ModelChoice; base: string; loaded: Record<string, ModelInfo> | null }
   /** With `?debug3d`, where each viewer notes its camera's orbit (reported with the figures). */
   orbits: Record<string, ViewOrbit> | null
+  /** The slots whose scenes move by themselves (their motion, auto-rotate or a clip). */
+  moving: Set<string>
+  /** With `?debug3d`, where each model slot notes the art direction it drew (`respec`). */
+  revisions: Record<string, number> | null
 }
 export const HostContext = createContext<HostState | null>(null)
 
@@ -96,11 +100,17 @@ export function useMayTransition(slot: SceneSlot): boolean {
  * it then; where the renderer holds every scene still anyway, none.
  */
 export function useReportMoves(slot: SceneSlot, moves: boolean) {
-  const { tier, forceMotion, report } = useHost()
+  const { tier, forceMotion, report, moving } = useHost()
   const shown = moves && playsMotion({ tier, forceMotion })
   useEffect(() => {
     report({ type: 'moves', id: slot.id, moves: shown })
-  }, [report, slot.id, shown])
+    // And for the renderer's frame-rate sampling: only frames of motion say how fast the GPU is.
+    if (moves) moving.add(slot.id)
+    else moving.delete(slot.id)
+    return () => {
+      moving.delete(slot.id)
+    }
+  }, [report, slot.id, shown, moves, moving])
 }
 
 /**
@@ -146,8 +156,15 @@ export class Boundary extends Component<{
 }
 
 /** The camera every scene starts from. */
-export function SceneCamera({ position }: { position: [number, number, number] }) {
-  return <PerspectiveCamera makeDefault position={position} fov={35} near={0.05} far={100} />
+export function SceneCamera({
+  position,
+  fov = 35,
+}: {
+  position: [number, number, number]
+  /** The vertical field of view, in degrees. */
+  fov?: number
+}) {
+  return <PerspectiveCamera makeDefault position={position} fov={fov} near={0.05} far={100} />
 }
 
 /** Applies the host's environment map to the view's own scene. */

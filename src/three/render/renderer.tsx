@@ -30,6 +30,8 @@ import { WebGLRenderer } from 'three'
 import { ProceduralScene } from './scenes/ProceduralScene'
 import { ModelScene } from './scenes/ModelScene'
 import { roomEnvironment } from './environment'
+import { forgetEnvironments } from './look-environment'
+import { toneMappingOf } from './tone-mapping'
 import { Boundary, caughtErrors, HostContext, mayAnimate } from './host-context'
 import { createSceneStore, onCanvas, useSceneStore, type SceneStore } from './scene-store'
 import { dprCeiling, median, nextDpr, startDpr, tierFromProbe, type Tier } from './resolution'
@@ -138,11 +140,19 @@ function ViewFrame({
       camera.updateProjectionMatrix()
     }
     const bottom = canvas.y - (top + height)
+    // The slot's tone mapping and exposure (a model's look; the procedural scenes keep ACES at 1).
+    const spec = store.get(id)?.spec
+    const look = spec && spec.kind !== 'procedural' ? spec.look : null
+    gl.toneMapping = toneMappingOf(look?.toneMapping)
+    gl.toneMappingExposure = look?.exposure ?? 1
     const autoClear = gl.autoClear
     gl.autoClear = false
     gl.setViewport(left, bottom, width, height)
     gl.setScissor(left, bottom, width, height)
     gl.setScissorTest(true)
+    // A buffer the browser does not clear between frames (`?debug3d=preserve`) is cleared here,
+    // in the slot's rectangle: else each frame would draw over the last.
+    if (gl.getContext().getContextAttributes()?.preserveDrawingBuffer) gl.clear()
     gl.render(scene, camera)
     gl.setScissorTest(false)
     gl.autoClear = autoClear
@@ -233,6 +243,10 @@ type Shared = {
   models: Record<string, ModelInfo>
   /** Each viewer's camera orbit (`?debug3d`), by slot id. */
   orbits: Record<string, ViewOrbit>
+  /** The slots whose scenes move by themselves (useReportMoves). */
+  moving: Set<string>
+  /** Each model slot's art direction drawn (`?debug3d`'s respec), by slot id. */
+  revisions: Record<string, number>
   /** The display's pixel ratio as the page last sent it, and the renderer's ceiling for it. */
   display: { deviceDpr: number; ceiling: number }
   /** The last `rects` message applied (a number the bridge sends with them). */
@@ -291,15 +305,9 @@ function FrameBookkeeping({ shared, lost }: { shared: Shared; lost: boolean }) {
     }
     drewLast.current = drawn.size > 0
     const host = { hidden, tier, forceMotion: debug.motion }
-    const animating = store
-      .slots()
-      .some(
-        (s) =>
-          mayAnimate(s, host) &&
-          (s.spec.kind === 'procedural'
-            ? s.spec.motion !== 'still'
-            : s.spec.autoRotate || s.spec.animate),
-      )
+    // The scenes say what moves by itself (useReportMoves): an auto-rotate at 0° a second or a
+    // model with no clip to play does not.
+    const animating = store.slots().some((s) => mayAnimate(s, host) && shared.moving.has(s.id))
     // A demand loop idles when nothing moves: only frames of motion say how fast the GPU is.
     const now = performance.now()
     const rate = sample.current
@@ -328,6 +336,7 @@ function FrameBookkeeping({ shared, lost }: { shared: Shared; lost: boolean }) {
         seq: rects.seq,
         models: { ...models },
         orbits: { ...orbits },
+        revisions: { ...shared.revisions },
       })
     if (lost) return
     const ids = [...drawn].filter((id) => waiting.has(id))
@@ -350,7 +359,8 @@ function Scenes({
   lost: boolean
   generation: number
 }) {
-  const { store, report, ready, hidden, tier, debug, base, models, orbits } = shared
+  const { store, report, ready, hidden, tier, debug, base, models, orbits, revisions, moving } =
+    shared
   useSceneStore(store)
   const slots = useAdmitted(store.slots())
   const gl = useThree((s) => s.gl)
@@ -368,6 +378,8 @@ function Scenes({
       report,
       model: { choice: debug.model, base, loaded: debug.hook ? models : null },
       orbits: debug.hook ? orbits : null,
+      revisions: debug.hook ? revisions : null,
+      moving,
     }),
     [
       hidden,
@@ -379,6 +391,8 @@ function Scenes({
       base,
       models,
       orbits,
+      revisions,
+      moving,
       store,
       report,
     ],
@@ -566,7 +580,8 @@ export function startRenderer(
     draw()
   }
   const onRestored = () => {
-    // Remount the scenes: their GPU resources went with the old context.
+    // Remount the scenes: their GPU resources went with the old context, their environments too.
+    if (renderer) forgetEnvironments(renderer)
     state = { ...state, lost: false, generation: state.generation + 1 }
     for (const slot of store.slots()) waiting.add(slot.id)
     report({ type: 'restored' })
@@ -610,7 +625,11 @@ export function startRenderer(
         dpr: 1,
         // Timed already (a finite time): the tier decides; else MSAA, as before the probe.
         gl: (defaults) =>
-          createGl({ ...defaults, antialias: Number.isFinite(probeMs) ? tier === 'high' : true }),
+          createGl({
+            ...defaults,
+            antialias: Number.isFinite(probeMs) ? tier === 'high' : true,
+            preserveDrawingBuffer: init.debug.preserve,
+          }),
       }),
     )
     // The tier from what this device does: a few timed draws, each a task of its own.
@@ -635,6 +654,8 @@ export function startRenderer(
             base: init.base,
             models: {},
             orbits: {},
+            revisions: {},
+            moving: new Set(),
             display,
             rects,
           }

@@ -9,6 +9,15 @@ import { parseVec3 } from '../../../src/three/hotspots'
 import { DEFAULT_RECHECK_MS } from '../../../server/page-cache.mjs'
 import { until, waitFor, type Engine } from './engine'
 import { screenReaderScript } from '../../e2e/support/screen-reader'
+import {
+  applyLookInPage,
+  LOOK_CHANGE_MIN,
+  lookSettings,
+  merged,
+  SAMPLE_HDR,
+  type LookPatch,
+  type LookSetting,
+} from '../../e2e/support/look'
 
 /** What the home page's 3D hero must come to in an engine. */
 export type ThreeOutcome =
@@ -129,6 +138,71 @@ async function submitAndWaitSent(engine: Engine, form: string, notBefore: number
 /** The showcase viewer's hotspots as the editor wrote them. */
 function viewerHotspotRows(): { label: string; position: string }[] {
   return showcaseViewer().hotspots as { label: string; position: string }[]
+}
+
+/** The share of pixels that differ between two PNGs of one box (by more than 30 of 765). */
+async function changedShare(a: Buffer, b: Buffer): Promise<number> {
+  const raw = (png: Buffer) => sharp(png).removeAlpha().raw().toBuffer()
+  const [x, y] = await Promise.all([raw(a), raw(b)])
+  if (x.length !== y.length) return 1
+  let changed = 0
+  for (let i = 0; i < x.length; i += 3)
+    if (
+      Math.abs(x[i]! - y[i]!) + Math.abs(x[i + 1]! - y[i + 1]!) + Math.abs(x[i + 2]! - y[i + 2]!) >
+      30
+    )
+      changed++
+  return changed / (x.length / 3)
+}
+
+/** The renderer's frame count (`?debug3d`). */
+const framesOf = (engine: Engine) =>
+  engine.evaluate(() => (window as unknown as { __facet3d: { frames: number } }).__facet3d.frames)
+
+/** Presses one of the viewer's buttons, and waits for the frame that answers it. */
+async function pressView(engine: Engine, viewer: string, button: string) {
+  const before = await framesOf(engine)
+  await engine.click(`${viewer} [data-3d-view="${button}"]`)
+  await until(`the frame after ${button}`, async () => (await framesOf(engine)) > before)
+}
+
+/** One end of an art direction setting: the stage after its action, and its change over time. */
+async function lookEnd(
+  engine: Engine,
+  viewer: string,
+  setting: LookSetting,
+  patch: LookPatch,
+): Promise<{ shot: Buffer; overTime?: number }> {
+  await engine.evaluate(applyLookInPage, {
+    selector: `${viewer} [data-3d-stage]`,
+    patch: merged(setting.base, patch),
+  })
+  await pressView(engine, viewer, 'reset')
+  const action = setting.action
+  if (action.kind === 'press')
+    for (let i = 0; i < action.times; i++) await pressView(engine, viewer, action.button)
+  if (action.kind === 'turn-then-wait') await pressView(engine, viewer, 'turnLeft')
+  const stage = `${viewer} [data-3d-stage]`
+  // The stage at the screen's top (a press scrolled its button to the middle), alone: the heroes
+  // above move by themselves too (`motion`), and a scene that moves sets the canvas's resolution
+  // for all. Then the frame drawn there, on the screen.
+  await engine.evaluate(async (selector) => {
+    document.querySelector(selector)!.scrollIntoView({ block: 'start' })
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))
+    // Until the renderer has drawn where the stage now is (the canvas is fixed: after a scroll,
+    // the last frame is offset from the stage until the next).
+    const hook = (window as unknown as { __facet3d: { seq: number; sent: number } }).__facet3d
+    while (hook.seq < hook.sent) await new Promise((resolve) => setTimeout(resolve, 20))
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))
+  }, stage)
+  const shot = await engine.screenshot(stage)
+  ;(await import('node:fs')).writeFileSync(
+    `/tmp/scratch/wk-${setting.field}-${Date.now()}.png`,
+    shot,
+  )
+  if (action.kind !== 'wait' && action.kind !== 'turn-then-wait') return { shot }
+  await new Promise((resolve) => setTimeout(resolve, action.ms))
+  return { shot, overTime: await changedShare(shot, await engine.screenshot(stage)) }
 }
 
 /** The virtual screen reader in the page (tests/e2e/support/screen-reader.ts). */
@@ -345,10 +419,10 @@ export function engineSuite(
     }
 
     if ('drawn' in options.three)
-      it('the showcase viewer: said live; paused by its button; hotspots on their points, a popover by key that Escape closes; each view button turns, tilts or zooms, reset is heard; dimmed when turned away; a finish pressed is heard and named in the URL', async () => {
+      it('the showcase viewer: said live; paused by its button; hotspots on their points, a popover by key that Escape closes; each view button turns, tilts or zooms, reset is heard; dimmed when turned away; a finish pressed is heard and named in the URL; each art direction setting changes the drawn stage', async () => {
         // `motion`: the lamp turns by itself, as on a GPU, until the visitor pauses it.
         await engine.goto(
-          `${urlOf(documentFile('page', 'showcase', 'en-us'))!}?debug3d=pick,motion`,
+          `${urlOf(documentFile('page', 'showcase', 'en-us'))!}?debug3d=pick,motion,preserve`,
         )
         const viewer = '.slice-model-viewer [data-3d-state]'
         // A screen reader listens to the viewer's section before its 3D arrives.
@@ -370,6 +444,10 @@ export function engineSuite(
           45_000,
         )
         const words = showcaseViewer() as Record<string, string>
+        // Heard once the slot has rendered its live state (the region's words follow it).
+        await until('the live message heard', async () =>
+          (await heardSince(engine)).includes(words.live_message),
+        )
         expect(await heardSince(engine)).toEqual([words.live_message])
 
         // It turns by itself; its pause stops it, and the button then offers play.
@@ -509,10 +587,13 @@ export function engineSuite(
         for (const [step, axis, sign] of steps) {
           const before = (await orbit())[axis]
           await engine.click(`${viewer} [data-3d-view="${step}"]`)
+          let now = before
           await until(
-            `${step} to move the camera`,
-            async () => Math.sign((await orbit())[axis] - before) === sign,
-          )
+            `${step} to move the camera (${axis} ${before}, then ${now})`,
+            async () => Math.sign((now = (await orbit())[axis]) - before) === sign,
+          ).catch((error: Error) => {
+            throw new Error(`${error.message}; ${axis} ${before} → ${now}`)
+          })
         }
         // Reset: the first view, and the reader hears so.
         const first = await orbit()
@@ -526,7 +607,11 @@ export function engineSuite(
         await until('the reset heard', async () =>
           (await heardSince(engine)).includes(words.reset_message),
         )
-        expect((await orbit()).azimuth).toBeCloseTo(first.azimuth, 5)
+        // The renderer reports its orbit with its frames: the reset's may come a frame later.
+        await until(
+          'the first view again',
+          async () => Math.abs((await orbit()).azimuth - first.azimuth) < 1e-5,
+        )
 
         // Turned half round (the arrow keys on a view button), the lamp faces every hotspot
         // away: each dims and says so.
@@ -572,6 +657,40 @@ export function engineSuite(
         expect(
           await engine.evaluate(() => new URLSearchParams(window.location.search).get('variant')),
         ).toBe('Red')
+
+        // Art direction (#61): each setting of the lamp's light, shadow and camera changes the
+        // drawn stage from one end of its range to the other (tests/e2e/support/look.ts), the
+        // page's own buttons over the stage hidden (a hotspot fades after a frame). Those that act
+        // over time with motion playing, the others paused.
+        await engine.evaluate((selector) => {
+          const style = document.createElement('style')
+          style.textContent = '[data-3d-overlay] { visibility: hidden !important }'
+          document.head.append(style)
+          const stage = document.querySelector(`${selector} [data-3d-stage]`)!
+          window.scrollBy(0, stage.getBoundingClientRect().top - 8)
+        }, viewer)
+        // The sample HDR's URL as the page names it (in the slice's props it carries).
+        const hdr = await engine.evaluate((name) => {
+          const text = Array.from(document.scripts, (script) => script.textContent).join('\n')
+          const found = new RegExp(`(/[^"\\\\]*${name.replace('.', '\\.')}[^"\\\\]*)`).exec(text)
+          return found?.[1] ?? null
+        }, SAMPLE_HDR)
+        if (!hdr) throw new Error(`the showcase names no ${SAMPLE_HDR}`)
+        const changes: string[] = []
+        for (const setting of lookSettings(hdr)) {
+          const moving = setting.action.kind === 'wait' || setting.action.kind === 'turn-then-wait'
+          const toggle = `${viewer} [data-3d-motion="${moving ? 'paused' : 'playing'}"]`
+          if (await engine.evaluate((s) => !!document.querySelector(s), toggle))
+            await engine.click(toggle)
+          const [from, to] = [
+            await lookEnd(engine, viewer, setting, setting.ends[0].patch),
+            await lookEnd(engine, viewer, setting, setting.ends[1].patch),
+          ]
+          const share = moving ? to.overTime! : await changedShare(from.shot, to.shot)
+          changes.push(`${setting.name} ${(share * 100).toFixed(2)} %`)
+          if (moving) expect(from.overTime, `${setting.name}: ${setting.ends[0].label}`).toBe(0)
+          expect(share, `${setting.name}: ${changes.join('; ')}`).toBeGreaterThan(LOOK_CHANGE_MIN)
+        }
         expect(await engine.problems()).toEqual([])
       })
 

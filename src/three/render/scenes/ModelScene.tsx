@@ -1,7 +1,7 @@
 /* eslint-disable react-hooks/immutability -- three.js objects (renderer, camera, scene) are
    mutable by design: R3F code sets their fields in effects and frame callbacks. */
 
-import { useEffect, useMemo, useRef, useState } from 'react'
+import { use, useEffect, useMemo, useRef, useState } from 'react'
 import { useFrame, useLoader, useThree } from '@react-three/fiber'
 import {
   Box3,
@@ -13,15 +13,17 @@ import {
   type Object3D,
   type PerspectiveCamera,
 } from 'three'
-import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js'
+import { applyCommand, frameModel, orbitOf, placeCamera, useOrbit, viewTarget } from '../camera'
+import { useLookEnvironment, LookEnvironment } from '../look-environment'
+import { GroundShadow } from '../shadow'
 import { clone as cloneSkinned } from 'three/examples/jsm/utils/SkeletonUtils.js'
 import { configureGltfLoader } from '../gltf-loader'
 import { MeasuredGLTFLoader, modelInfo } from '../model-info'
 import { modelUrlFor } from '../../model-variant'
+import type { LitEnvironment } from '../environment'
 import { useModelAnimation } from './model-animation'
 import {
   SceneCamera,
-  SceneEnvironment,
   useAnimationFrames,
   useHost,
   useMayAnimate,
@@ -29,83 +31,12 @@ import {
   useReportMoves,
 } from '../host-context'
 import type { HotspotPlace, SceneSlot } from '../../protocol'
-import type { SceneHotspot, SceneSpec, ViewCommand, ViewOrbit } from '../../store'
+import type { SceneHotspot, SceneSpec } from '../../store'
 import { pickPoint } from '../pick'
 import { occluded, projectPins, worldPins } from '../hotspot-projection'
 import type { VariantFunctions } from 'three-gltf-extensions/loaders/KHR_materials_variants/KHR_materials_variants.js'
 
 type Spec = Extract<SceneSpec, { kind: 'model' | 'viewer' }>
-
-/** A camera distance that fits a sphere of `radius` in the view, whatever the stage's shape. */
-function fitDistance(camera: PerspectiveCamera, radius: number, aspect: number): number {
-  const vertical = (camera.fov * Math.PI) / 180
-  const horizontal = 2 * Math.atan(Math.tan(vertical / 2) * aspect)
-  return (radius / Math.sin(Math.min(vertical, horizontal) / 2)) * 1.05
-}
-
-/**
- * three's orbit controls without a DOM element: the renderer may run in a worker, which has
- * none. The page turns the visitor's pointer, wheel, touch and keys into commands (CanvasHost),
- * and these controls keep their limits, auto-rotation and saved state for the reset.
- */
-function useOrbit(camera: PerspectiveCamera, autoRotate: boolean): OrbitControls {
-  const controls = useMemo(() => {
-    const orbit = new OrbitControls(camera)
-    orbit.enableDamping = false
-    orbit.enablePan = false
-    orbit.autoRotateSpeed = 1.2
-    return orbit
-  }, [camera])
-  // No dispose(): it would remove listeners from a DOM element these controls never had.
-  controls.autoRotate = autoRotate
-  return controls
-}
-
-/** Applies one command to the controls' camera: a turn, a zoom or the reset. */
-function applyCommand(
-  orbit: OrbitControls,
-  camera: PerspectiveCamera,
-  command: Exclude<ViewCommand, { type: 'pick' | 'view' | 'variant' }>,
-) {
-  if (command.type === 'reset') {
-    orbit.reset()
-    return
-  }
-  const offset = new Vector3().copy(camera.position).sub(orbit.target)
-  const spherical = new Spherical().setFromVector3(offset)
-  if (command.type === 'rotate') {
-    spherical.theta += command.azimuth
-    spherical.phi = Math.min(Math.PI - 0.1, Math.max(0.1, spherical.phi + command.polar))
-  } else {
-    spherical.radius = Math.min(
-      orbit.maxDistance,
-      Math.max(orbit.minDistance, spherical.radius * command.factor),
-    )
-  }
-  offset.setFromSpherical(spherical)
-  camera.position.copy(orbit.target).add(offset)
-  orbit.update()
-}
-
-/** The camera's orbit around the controls' target now. */
-function orbitOf(orbit: OrbitControls, camera: PerspectiveCamera): Spherical {
-  return new Spherical().setFromVector3(new Vector3().copy(camera.position).sub(orbit.target))
-}
-
-/** Places the camera on `spherical` around the controls' target. */
-function placeCamera(orbit: OrbitControls, camera: PerspectiveCamera, spherical: Spherical) {
-  camera.position.copy(orbit.target).add(new Vector3().setFromSpherical(spherical))
-  orbit.update()
-}
-
-/** A hotspot's view as the controls' limits allow it; its distance, or the camera's own. */
-function viewTarget(orbit: OrbitControls, camera: PerspectiveCamera, view: ViewOrbit): Spherical {
-  const radius = Math.min(
-    orbit.maxDistance,
-    Math.max(orbit.minDistance, view.distance ?? orbitOf(orbit, camera).radius),
-  )
-  return new Spherical(radius, Math.min(Math.PI - 0.1, Math.max(0.1, view.polar)), view.azimuth)
-}
 
 /** How long a turn to a hotspot's view takes, where motion is allowed. */
 const TURN_MS = 700
@@ -181,7 +112,16 @@ function useHotspotPlaces(
   }, 2)
 }
 
-function Model({ slot, spec }: { slot: SceneSlot; spec: Spec }) {
+function Model({
+  slot,
+  spec,
+  environment,
+}: {
+  slot: SceneSlot
+  spec: Spec
+  /** The environment, loading beside the model (started by `ModelScene`). */
+  environment: Promise<LitEnvironment>
+}) {
   const { report, store, tier, model: fetching } = useHost()
   const gl = useThree((s) => s.gl)
   // The variant made for the tier the renderer measured, asked for before anything is fetched
@@ -220,19 +160,38 @@ function Model({ slot, spec }: { slot: SceneSlot; spec: Spec }) {
     () => ((gltf.userData as { variants?: string[] }).variants ?? []).slice(),
     [gltf],
   )
-  const { center, radius } = useMemo(() => {
-    const sphere = new Box3().setFromObject(model).getBoundingSphere(new Sphere())
-    return { center: sphere.center, radius: sphere.radius || 1 }
+  const { center, radius, size } = useMemo(() => {
+    const box = new Box3().setFromObject(model)
+    const sphere = box.getBoundingSphere(new Sphere())
+    return { center: sphere.center, radius: sphere.radius || 1, size: box.getSize(new Vector3()) }
   }, [model])
+  // The light, with the model: both loaded side by side, the scene shown once both are here.
+  const lit = use(environment)
 
   const camera = useThree((s) => s.camera) as PerspectiveCamera
   const invalidate = useThree((s) => s.invalidate)
   const turntable = useRef<Group>(null)
-  const [touched, setTouched] = useState(false)
   const mayAnimate = useMayAnimate(slot)
   const mayTransition = useMayTransition(slot)
-  const turning = mayAnimate && spec.autoRotate && !touched
-  const orbit = useOrbit(camera, spec.kind === 'viewer' && turning)
+  // Turned by the visitor: auto-rotate rests, and starts again the editor's delay after their
+  // last command (`touching`: set once per turn, not at every move, which come 60 a second).
+  const [touched, setTouched] = useState(false)
+  const touching = useRef<{ on: boolean; timer?: ReturnType<typeof setTimeout> }>({ on: false })
+  const delay = spec.camera.rotateDelayMs
+  const touch = useMemo(
+    () => () => {
+      const t = touching.current
+      clearTimeout(t.timer)
+      if (!t.on) setTouched((t.on = true))
+      t.timer = setTimeout(() => setTouched((t.on = false)), delay)
+    },
+    [delay],
+  )
+  useEffect(() => () => clearTimeout(touching.current.timer), [])
+  // Auto-rotate at 0° a second is none: no frame is drawn for it.
+  const rotates = spec.autoRotate && spec.camera.rotationSpeed !== 0
+  const turning = mayAnimate && rotates && !touched
+  const orbit = useOrbit(camera, spec.kind === 'viewer' && turning, spec.camera.rotationSpeed)
   useAnimationFrames(turning)
   const hotspots = useMemo(() => (spec.kind === 'viewer' ? (spec.hotspots ?? []) : []), [spec])
   useHotspotPlaces(slot, model, camera, hotspots, radius)
@@ -246,28 +205,31 @@ function Model({ slot, spec }: { slot: SceneSlot; spec: Spec }) {
     url: spec.url,
   })
   // The page offers a pause for what moves by itself: the turntable or auto-rotate, a clip.
-  useReportMoves(slot, spec.autoRotate || animated)
+  useReportMoves(slot, rotates || animated)
 
-  // Frame the model: centre it, and back the camera off until its bounding sphere fits. Once per
-  // model and slot: the slot's description is sent again whenever it changes (its visibility, as
-  // the visitor scrolls it away and back), and framing again then would undo the visitor's turn.
+  // Frame the model as the editor asked (render/camera.ts): the lens, the target, the start, the
+  // limits. Once per model, slot and camera settings: the slot's description is sent again
+  // whenever it changes (its visibility, as the visitor scrolls it away and back), and framing
+  // again then would undo the visitor's turn.
   const firstSlot = useRef(slot)
   const slotId = slot.id
+  const settings = spec.camera
   useEffect(() => {
     const rect = (store.get(slotId) ?? firstSlot.current).rect
-    const distance = fitDistance(camera, radius, rect.width / Math.max(1, rect.height))
-    camera.position.set(0, distance * 0.28, distance)
-    camera.near = distance / 100
-    camera.far = distance * 10
-    camera.lookAt(0, 0, 0)
-    camera.updateProjectionMatrix()
-    orbit.target.set(0, 0, 0)
-    orbit.minDistance = distance * 0.4
-    orbit.maxDistance = distance * 3
-    orbit.update()
-    orbit.saveState()
+    frameModel(camera, orbit, settings, { radius, center }, rect.width / Math.max(1, rect.height))
     invalidate()
-  }, [camera, radius, slotId, store, orbit, invalidate])
+  }, [camera, radius, center, settings, slotId, store, orbit, invalidate])
+
+  // `?debug3d`: the art direction now drawn (its light, shadow and framing applied above).
+  const { revisions } = useHost()
+  useEffect(() => {
+    if (!revisions) return
+    revisions[slot.id] = spec.revision ?? 0
+    invalidate()
+    return () => {
+      delete revisions[slot.id]
+    }
+  }, [revisions, slot.id, spec.revision, lit, invalidate])
 
   // A viewer's material variants: their names for the page's row, once the model is here; each
   // variant's materials loaded in the background, so that a press finds them ready.
@@ -312,7 +274,7 @@ function Model({ slot, spec }: { slot: SceneSlot; spec: Spec }) {
         })
         return
       }
-      setTouched(true)
+      touch()
       turn.current = null
       if (command.type === 'view') {
         const to = viewTarget(orbit, camera, command)
@@ -324,7 +286,7 @@ function Model({ slot, spec }: { slot: SceneSlot; spec: Spec }) {
             Math.atan2(Math.sin(to.theta - from.theta), Math.cos(to.theta - from.theta))
           turn.current = { from, to, start: performance.now() }
         } else placeCamera(orbit, camera, to)
-      } else applyCommand(orbit, camera, command)
+      } else applyCommand(orbit, camera, settings, command)
       invalidate()
     })
     return () => store.setCommand(slot.id, null)
@@ -340,6 +302,8 @@ function Model({ slot, spec }: { slot: SceneSlot; spec: Spec }) {
     mayTransition,
     variants,
     variantNames,
+    settings,
+    touch,
   ])
 
   useFrame(() => {
@@ -377,26 +341,42 @@ function Model({ slot, spec }: { slot: SceneSlot; spec: Spec }) {
   useFrame((_, delta) => {
     if (!turning) return
     if (spec.kind === 'viewer') orbit.update(Math.min(delta, 0.1))
-    else if (turntable.current) turntable.current.rotation.y += Math.min(delta, 0.1) * 0.35
+    else if (turntable.current)
+      turntable.current.rotation.y += Math.min(delta, 0.1) * spec.camera.rotationSpeed
   })
 
+  // The ground shadow turns with the hero's turntable (the model's footprint turns with it, so
+  // its picture holds); it is drawn again only while the model itself moves (a clip playing).
+  const { shadow } = spec.look
   return (
-    <group ref={turntable}>
-      <primitive object={model} position={center.clone().negate()} />
-    </group>
+    <>
+      <LookEnvironment lit={lit} skybox={spec.look.skybox} />
+      <group ref={turntable}>
+        <primitive object={model} position={center.clone().negate()} />
+        <GroundShadow
+          footprint={Math.max(size.x, size.z)}
+          height={size.y}
+          bottom={-size.y / 2}
+          intensity={shadow.intensity}
+          softness={shadow.softness}
+          moving={animated && mayAnimate}
+        />
+      </group>
+    </>
   )
 }
 
-/** A GLB from the media library, framed automatically: the hero's model scene and the viewer. */
+/**
+ * A GLB from the media library, lit, shadowed and framed as the editor chose (look.ts): the hero's
+ * model scene and the viewer. The environment starts loading here, beside the model, and both
+ * are waited for by the model's suspense.
+ */
 export function ModelScene({ slot, spec }: { slot: SceneSlot; spec: Spec }) {
+  const environment = useLookEnvironment(slot, spec.look)
   return (
     <>
-      <SceneCamera position={[0, 1, 6]} />
-      <SceneEnvironment />
-      <ambientLight intensity={0.4} />
-      <directionalLight position={[4, 6, 5]} intensity={2.2} />
-      <directionalLight position={[-5, 2, -4]} intensity={0.6} />
-      <Model slot={slot} spec={spec} />
+      <SceneCamera position={[0, 1, 6]} fov={spec.camera.fov} />
+      <Model slot={slot} spec={spec} environment={environment} />
     </>
   )
 }

@@ -4,7 +4,7 @@ import { PrismicRichText } from '@prismicio/react'
 import { Pagination } from '@/components/Pagination'
 import { PostCard } from '@/components/PostCard'
 import { Slices } from '@/components/Slices'
-import { getJournalIndex, getPosts, getSettings } from '@/lib/content/queries'
+import { getJournalIndex, getPosts, getSettings, sliceContextFor } from '@/lib/content/queries'
 import { documentMetadata } from '@/lib/content/seo'
 import { fillTemplate } from '@/lib/content/text'
 
@@ -79,7 +79,7 @@ export default async function JournalIndex({ params, searchParams }: Props) {
         href={(p) => journalHref(lang, q, p)}
         settings={settings}
       />
-      <Slices slices={index.data.slices} context={{ lang }} />
+      <Slices slices={index.data.slices} context={await sliceContextFor(lang)} />
     </main>
   )
 }

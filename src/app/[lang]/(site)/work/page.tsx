@@ -4,7 +4,13 @@ import { PrismicRichText } from '@prismicio/react'
 import { Pagination } from '@/components/Pagination'
 import { ProjectCard } from '@/components/ProjectCard'
 import { Slices } from '@/components/Slices'
-import { getProjects, getProjectTags, getSettings, getWorkIndex } from '@/lib/content/queries'
+import {
+  getProjects,
+  getProjectTags,
+  getSettings,
+  getWorkIndex,
+  sliceContextFor,
+} from '@/lib/content/queries'
 import { documentMetadata } from '@/lib/content/seo'
 
 type Props = {
@@ -91,7 +97,7 @@ export default async function WorkIndex({ params, searchParams }: Props) {
         href={(p) => workHref(lang, tag, p)}
         settings={settings}
       />
-      <Slices slices={index.data.slices} context={{ lang }} />
+      <Slices slices={index.data.slices} context={await sliceContextFor(lang)} />
     </main>
   )
 }

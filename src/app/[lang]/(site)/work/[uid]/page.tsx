@@ -5,7 +5,7 @@ import { ContentImage } from '@/components/ContentImage'
 import { JsonLd } from '@/components/JsonLd'
 import { Slices } from '@/components/Slices'
 import { Tags } from '@/components/Tags'
-import { getProject, getSettings, prerenderedUids } from '@/lib/content/queries'
+import { getProject, getSettings, prerenderedUids, sliceContextFor } from '@/lib/content/queries'
 import { absoluteUrl, documentMetadata } from '@/lib/content/seo'
 import { formatDate } from '@/lib/content/text'
 
@@ -66,7 +66,7 @@ export default async function ProjectPage({ params }: Params) {
           priority
           sizes="(min-width: 72rem) 72rem, 100vw"
         />
-        <Slices slices={project.data.slices} context={{ lang }} />
+        <Slices slices={project.data.slices} context={await sliceContextFor(lang)} />
       </article>
       <JsonLd
         data={{
