@@ -742,7 +742,8 @@ export function engineSuite(
             const image = document.querySelector<HTMLImageElement>(`${selector} img`)
             return {
               poster: !!image && image.naturalWidth > 0 && image.getBoundingClientRect().width > 0,
-              description: document.querySelector(`${selector} p`)?.textContent,
+              description: document.querySelector(`${selector} p:not([data-3d-status])`)
+                ?.textContent,
             }
           }, slot)
           expect(shown).toEqual({ poster: true, description: heroOf(lang).scene_description })

@@ -213,7 +213,11 @@ function Model({
   // again then would undo the visitor's turn.
   const firstSlot = useRef(slot)
   const slotId = slot.id
-  const settings = spec.camera
+  // By value: the worker path receives a new copy of the spec with each description, the same
+  // settings in another object.
+  const settingsKey = JSON.stringify(spec.camera)
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- `spec.camera` is read through its key
+  const settings = useMemo(() => spec.camera, [settingsKey])
   useEffect(() => {
     const rect = (store.get(slotId) ?? firstSlot.current).rect
     frameModel(camera, orbit, settings, { radius, center }, rect.width / Math.max(1, rect.height))
