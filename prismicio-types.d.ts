@@ -2629,7 +2629,7 @@ export interface ModelViewerSliceDefaultPrimary {
   variant_labels: prismic.GroupField<Simplify<ModelViewerSliceDefaultPrimaryVariantLabelsItem>>
 
   /**
-   * Turn slowly until touched field in *ModelViewer → Default → Primary*
+   * Turn by itself (rests while the visitor turns it; see rotation_speed, auto_rotate_delay) field in *ModelViewer → Default → Primary*
    *
    * - **Field Type**: Boolean
    * - **Placeholder**: *None*

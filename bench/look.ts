@@ -17,6 +17,7 @@ import sharp from 'sharp'
 import { chromiumArgs, chromiumPath } from '../playwright.config'
 import { documentFile, urlOf } from '../tests/e2e/support/content'
 import {
+  applyLookInPage,
   lookSettings,
   merged,
   SAMPLE_HDR,
@@ -70,14 +71,9 @@ async function settled(stage: Locator): Promise<Buffer> {
   return last
 }
 
-async function respec(page: Page, patch: object) {
-  await page.evaluate(
-    ({ selector, patch }) =>
-      (
-        window as unknown as { __facet3d: { respec: (e: Element, p: object) => void } }
-      ).__facet3d.respec(document.querySelector(`${selector} [data-3d-stage]`)!, patch),
-    { selector: VIEWER, patch },
-  )
+/** The viewer's art direction `patch`, once a frame is drawn with it (its environment loaded). */
+async function respec(page: Page, patch: LookPatch) {
+  await page.evaluate(applyLookInPage, { selector: `${VIEWER} [data-3d-stage]`, patch })
 }
 
 const press = (page: Page, button: string) =>
@@ -108,6 +104,8 @@ const settledOrNow = (stage: Locator, settle: boolean) =>
   settle ? settled(stage) : pause(300).then(() => png(stage))
 
 async function measure(page: Page, renderPath: string, hdr: string) {
+  // tsx (esbuild, keepNames) wraps named functions with `__name`, which the page does not have.
+  await page.addInitScript('globalThis.__name = (fn) => fn')
   await page.goto(`${ORIGIN}${SHOWCASE}?debug3d=motion${renderPath === 'main' ? ',main' : ''}`)
   await page.evaluate(() => window.scrollBy(0, 1))
   const stage = page.locator(`${VIEWER} [data-3d-stage]`)
@@ -134,7 +132,8 @@ async function measure(page: Page, renderPath: string, hdr: string) {
     }
     rows.push(row)
     console.log(renderPath, JSON.stringify(row))
-    if (values.pictures && renderPath === 'worker') {
+    // The pictures from the last path measured (`--paths worker,main`: the main thread's).
+    if (values.pictures && renderPath === values.paths!.split(',').at(-1)) {
       mkdirSync(values.pictures, { recursive: true })
       const name = setting.field.replace(/_/g, '-')
       const slug = (label: string) => label.replace(/[^a-z0-9]+/gi, '-').toLowerCase()
@@ -167,10 +166,13 @@ async function tierBytes(url: string) {
   return out
 }
 
-/** A studio with noise, as a photographed HDR has, 8192 × 4096: about 30 MB once written. */
+/**
+ * A studio with noise, as a photographed HDR has, 4096 × 2048: 32 MB once written (noise does not
+ * run-length encode, so each pixel takes its 4 bytes).
+ */
 function largeHdr(): Uint8Array {
-  const width = 8192
-  const height = 4096
+  const width = 4096
+  const height = 2048
   const rgb = new Float32Array(width * height * 3)
   let seed = 7
   const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647
