@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { CdnPurge } from './cdn.mjs'
 import type { createHealth } from './health.mjs'
 import type { createPageCache } from './page-cache.mjs'
+import type { createAssetCache } from './asset-cache.mjs'
 
 export const DEFAULT_MAX_CONCURRENT: number
 /** The paths Next.js prerendered at build time. */
@@ -14,6 +15,7 @@ export function createSiteListener(options: {
   health?: ReturnType<typeof createHealth>
   maxConcurrent?: number
   pageCache?: ReturnType<typeof createPageCache>
+  assetCache?: ReturnType<typeof createAssetCache>
   cdn?: CdnPurge
   log?: Pick<Console, 'error' | 'warn'>
 }): (req: IncomingMessage, res: ServerResponse) => void

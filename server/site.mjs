@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import compression from 'compression'
 import pLimit from 'p-limit'
+import { compressible, createAssetCache } from './asset-cache.mjs'
 import { CONTENT_TAG, tagForCdn } from './cdn.mjs'
 import { HELD, holdHtml } from './hold-html.mjs'
 import {
@@ -61,13 +62,15 @@ export function createSiteListener({
   health,
   maxConcurrent = DEFAULT_MAX_CONCURRENT,
   pageCache = createPageCache(),
+  assetCache = createAssetCache(),
   cdn,
   log = console,
 }) {
   const inTurn = pLimit(maxConcurrent)
-  // Pages the layer holds are compressed by the layer (once per version for kept pages).
+  // Pages the layer holds are compressed by the layer (once per version for kept pages);
+  // everything else that compresses, here (server/asset-cache.mjs).
   const compress = compression({
-    filter: (req, res) => !res[HELD] && compression.filter(req, res),
+    filter: (req, res) => !res[HELD] && compressible(req, res),
   })
   let warned = false
 
@@ -114,6 +117,8 @@ export function createSiteListener({
       res.once('finish', resolve)
       res.once('close', resolve)
       compress(req, res, () => {
+        // Sees the body before the middleware compresses it: an immutable asset is kept.
+        assetCache.watch(req, res)
         holdHtml(res, (page) => onPage(req, res, key, page))
         handle(req, res).catch((error) => {
           log.error(error)
@@ -134,8 +139,10 @@ export function createSiteListener({
   return function listener(req, res) {
     if (health?.answer(req, res)) return
     const pathname = pathnameOf(req.url)
-    if (pathname.startsWith('/_next/static/') && serveStatic(req, res)) return
+    // The build's assets and its prerendered immutable answers (the 3D decoders).
+    if (serveStatic(req, res)) return
     tagForCdn(req, res, pathname)
+    if (assetCache.serve(req, res)) return
     const key = pageKey(req)
     const kept = key === undefined ? undefined : pageCache.fresh(key)
     if (kept) return send(req, res, kept)

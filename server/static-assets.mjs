@@ -1,9 +1,10 @@
-// The build's static assets (`/_next/static/…`) served from the Brotli copies the build wrote
-// beside them (scripts/lib/static-assets.mjs, run by `npm run build`).
+// The build's static assets (`/_next/static/…`) and its prerendered immutable route answers (the
+// 3D decoders) served from the Brotli copies the build wrote beside them
+// (scripts/lib/static-assets.mjs, run by `npm run build`).
 //
 // `createStaticHandler()` serves those copies to clients that accept Brotli, with the headers
 // Next.js gives the same file (the security headers from the routes manifest, immutable
-// caching). Anything else falls through to Next.js.
+// caching). Anything else falls through to Next.js (and the layer's compression, for gzip).
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 
@@ -26,6 +27,47 @@ export function filesUnder(dir) {
     const full = path.join(dir, entry.name)
     if (entry.isDirectory()) out.push(...filesUnder(full))
     else out.push(full)
+  }
+  return out
+}
+
+/** Compressible content types as a route handler declares them (`text/javascript; …`). */
+function isCompressibleType(type) {
+  const bare = String(type ?? '')
+    .split(';')[0]
+    .trim()
+    .toLowerCase()
+  return (
+    Object.values(COMPRESSIBLE_TYPES).some((known) => known.split(';')[0] === bare) ||
+    bare === 'text/javascript' ||
+    bare === 'application/xml'
+  )
+}
+
+/**
+ * Route answers Next.js prerendered (`.next/server/app/…/X.body`, its headers in `X.meta`) that
+ * say they never change (`immutable`) and that compress: their URL path, body file, status and
+ * headers. The 3D decoders are such answers (src/app/3d-decoders/).
+ */
+export function immutableRouteBodies(distDir) {
+  const appDir = path.join(distDir, 'server', 'app')
+  const out = []
+  for (const full of filesUnder(appDir)) {
+    if (!full.endsWith('.body')) continue
+    const metaFile = `${full.slice(0, -'.body'.length)}.meta`
+    if (!existsSync(metaFile)) continue
+    let meta
+    try {
+      meta = JSON.parse(readFileSync(metaFile, 'utf8'))
+    } catch {
+      continue
+    }
+    const headers = meta.headers ?? {}
+    if ((meta.status ?? 200) !== 200) continue
+    if (!/\bimmutable\b/.test(String(headers['cache-control'] ?? ''))) continue
+    if (!isCompressibleType(headers['content-type'])) continue
+    const urlPath = `/${path.relative(appDir, full.slice(0, -'.body'.length)).split(path.sep).join('/')}`
+    out.push({ urlPath, body: full, headers })
   }
   return out
 }
@@ -55,8 +97,9 @@ function headerRules(distDir) {
 }
 
 /**
- * A handler for `/_next/static/…` that answers from the Brotli copies, or returns false so the
- * request goes to Next.js (no copy, a client without Brotli, a method other than GET or HEAD).
+ * A handler for `/_next/static/…` and the prerendered immutable answers that answers from the
+ * Brotli copies, or returns false so the request goes to Next.js (no copy, a client without
+ * Brotli, a method other than GET or HEAD).
  */
 export function createStaticHandler(distDir = process.env.NEXT_DIST_DIR || '.next') {
   const staticDir = path.resolve(distDir, 'static')
@@ -76,6 +119,24 @@ export function createStaticHandler(distDir = process.env.NEXT_DIST_DIR || '.nex
       etag: `W/"br-${size}-${Math.floor(mtimeMs)}"`,
       // Fixed per path: worked out once here, not per request.
       headers: rules.filter((rule) => rule.regex.test(urlPath)).flatMap((rule) => rule.headers),
+    })
+  }
+  for (const route of rules ? immutableRouteBodies(distDir) : []) {
+    const file = `${route.body}.br`
+    if (!existsSync(file)) continue
+    const { size, mtimeMs } = statSync(file)
+    const own = Object.entries(route.headers)
+      .filter(([key]) => !key.startsWith('x-next'))
+      .map(([key, value]) => ({ key, value: String(value) }))
+    copies.set(route.urlPath, {
+      file,
+      type: String(route.headers['content-type']),
+      size,
+      etag: `W/"br-${size}-${Math.floor(mtimeMs)}"`,
+      headers: [
+        ...rules.filter((rule) => rule.regex.test(route.urlPath)).flatMap((rule) => rule.headers),
+        ...own,
+      ],
     })
   }
 

@@ -10,12 +10,18 @@
 //    comment is added here.
 // 2. writes a Brotli copy (quality 11) beside every compressible asset: about 14 % smaller than
 //    the quality the server could afford per request, and no compression work per request.
+//    Prerendered route answers that never change under their URL (the 3D decoders, whose path
+//    names three's revision) get one too: `X.body.br` beside Next's `X.body`.
 //
 // The production server serves those copies (server/static-assets.mjs).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { brotliCompressSync, constants } from 'node:zlib'
 import path from 'node:path'
-import { COMPRESSIBLE_TYPES, filesUnder } from '../../server/static-assets.mjs'
+import {
+  COMPRESSIBLE_TYPES,
+  filesUnder,
+  immutableRouteBodies,
+} from '../../server/static-assets.mjs'
 import { initialScripts, prerenderedPages } from './bundles.mjs'
 
 export const COMPILE_HINT = '//# allFunctionsCalledOnLoad\n'
@@ -59,8 +65,11 @@ export function finishBuild(distDir = process.env.NEXT_DIST_DIR || '.next') {
   let compressed = 0
   let bytes = 0
   let brotliBytes = 0
-  for (const full of filesUnder(staticDir)) {
-    if (!COMPRESSIBLE_TYPES[path.extname(full)]) continue
+  const targets = [
+    ...filesUnder(staticDir).filter((full) => COMPRESSIBLE_TYPES[path.extname(full)]),
+    ...immutableRouteBodies(distDir).map((route) => route.body),
+  ]
+  for (const full of targets) {
     const body = readFileSync(full)
     if (body.length < MIN_BYTES) continue
     const br = brotliCompressSync(body, {

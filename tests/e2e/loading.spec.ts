@@ -1,4 +1,8 @@
+import http from 'node:http'
+import zlib from 'node:zlib'
 import { expect, test } from '@playwright/test'
+import { REVISION } from 'three'
+import { DECODER_FILES, DECODER_WIRE_BYTES } from '../../src/three/render/decoders'
 
 // How the production server (server/index.mjs) delivers a page: scripts after the first paint,
 // static assets from their Brotli copies with the compile hint (docs/performance.md).
@@ -110,4 +114,90 @@ test('the site’s icon is in the page itself: no request for it competes with t
   const icon = await page.locator('link[rel="icon"]').getAttribute('href')
   expect(icon).toMatch(/^data:image\/svg\+xml,/)
   expect(asked.filter((path) => /icon|favicon/.test(path))).toEqual([])
+})
+
+/** `path` from the site as it goes over the wire: its status, type, encoding and body as sent. */
+function raw(baseURL: string, path: string, acceptEncoding: string) {
+  return new Promise<{ status: number; type: string; encoding: string; body: Buffer }>(
+    (resolve, reject) => {
+      http
+        .get(new URL(path, baseURL), { headers: { 'accept-encoding': acceptEncoding } }, (res) => {
+          const chunks: Buffer[] = []
+          res.on('data', (chunk: Buffer) => chunks.push(chunk))
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              type: String(res.headers['content-type'] ?? ''),
+              encoding: String(res.headers['content-encoding'] ?? ''),
+              body: Buffer.concat(chunks),
+            }),
+          )
+          res.on('error', reject)
+        })
+        .on('error', reject)
+    },
+  )
+}
+
+test('everything compressible goes out compressed to a browser that asks for Brotli: the same bytes, fewer of them', async ({
+  request,
+  baseURL,
+}) => {
+  const html = await (await request.get('/en-us/showcase')).text()
+  const chunk = /\["(\/_next\/static\/chunks\/[^"]+\.js)"/.exec(html)![1]!
+  // The media the showcase's documents link to, as the stand-in answers them.
+  const api = (await (await request.get('/local/prismic/api/v2')).json()) as {
+    refs: { ref: string; isMasterRef: boolean }[]
+  }
+  const ref = api.refs.find((r) => r.isMasterRef)!.ref
+  const search = `/local/prismic/api/v2/documents/search?ref=${encodeURIComponent(ref)}&pageSize=100`
+  const documents = await (await request.get(search)).text()
+  const media = (file: string) => {
+    const url = new URL(new RegExp(`"(http[^"]+/${file}\\?[^"]*)"`).exec(documents)![1]!)
+    return url.pathname + url.search
+  }
+  const lamp = media('models/lamp\\.glb')
+  const decoders = `/3d-decoders/r${REVISION}/`
+  const kinds: [string, string, RegExp][] = [
+    ['a chunk of script', chunk, /javascript/],
+    ['the Draco decoder', `${decoders}draco_decoder.wasm`, /^application\/wasm/],
+    ['its wrapper', `${decoders}draco_wasm_wrapper.js`, /javascript/],
+    ['the Basis transcoder', `${decoders}basis_transcoder.wasm`, /^application\/wasm/],
+    ['its worker', `${decoders}ktx2_transcoder.worker.js`, /javascript/],
+    ["the stand-in's API", '/local/prismic/api/v2', /^application\/json/],
+    ["the stand-in's search", search, /^application\/json/],
+    ['an SVG image', media('images/[^"/?]+\\.svg'), /^image\/svg\+xml/],
+    ['the sitemap', '/sitemap.xml', /xml/],
+    ["a phone's model", `${lamp}&tier=low`, /^model\/gltf-binary/],
+    ["AR's model", `${lamp}&tier=ar`, /^model\/gltf-binary/],
+    ["AR Quick Look's USDZ", `${lamp}&tier=ar&format=usdz`, /^model\/vnd\.usdz\+zip/],
+    ['an environment HDR', `${media('environments/studio\\.hdr')}&tier=low`, /radiance/],
+  ]
+  const sizes: string[] = []
+  for (const [kind, path, type] of kinds) {
+    const plain = await raw(baseURL!, path, 'identity')
+    expect(plain.status, `${kind}: ${path}`).toBe(200)
+    expect(plain.encoding, kind).toBe('')
+    const br = await raw(baseURL!, path, 'br')
+    expect(br.status, kind).toBe(200)
+    expect(br.type, kind).toMatch(type)
+    expect(br.encoding, `${kind} (${path})`).toBe('br')
+    expect(zlib.brotliDecompressSync(br.body).equals(plain.body), kind).toBe(true)
+    expect(br.body.length, kind).toBeLessThan(plain.body.length)
+    sizes.push(`${kind}: ${plain.body.length} → ${br.body.length}`)
+  }
+  // The warm-up counts each decoder at its size on the wire (gltf-loader.ts): never less than sent.
+  for (const [extension, files] of Object.entries(DECODER_FILES)) {
+    let sent = 0
+    for (const file of files) sent += (await raw(baseURL!, `${decoders}${file}`, 'br')).body.length
+    expect(DECODER_WIRE_BYTES[extension], extension).toBeGreaterThanOrEqual(sent)
+    expect(DECODER_WIRE_BYTES[extension], extension).toBeLessThan(sent * 1.1)
+  }
+  // A browser that asks for gzip only gets gzip.
+  const gzip = await raw(baseURL!, `${decoders}draco_decoder.wasm`, 'gzip')
+  expect(gzip.encoding).toBe('gzip')
+  expect(zlib.gunzipSync(gzip.body).length).toBe(
+    (await raw(baseURL!, `${decoders}draco_decoder.wasm`, 'identity')).body.length,
+  )
+  test.info().annotations.push({ type: 'bytes', description: sizes.join('; ') })
 })

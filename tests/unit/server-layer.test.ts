@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { createHealth } from '../../server/health.mjs'
+import { createAssetCache } from '../../server/asset-cache.mjs'
 import { createPageCache } from '../../server/page-cache.mjs'
 import { createSiteListener } from '../../server/site.mjs'
 
@@ -36,6 +37,7 @@ function fakeNext(): Fake {
       const path = req.url!.split('?')[0]!
       fake.calls.push(path)
       if (path.startsWith('/held')) await new Promise<void>((r) => fake.held.set(path, r))
+      if (path.startsWith('/asset/')) return answerAsset(path, req, res)
       if (path === '/api/revalidate') {
         res.writeHead(200, { 'content-type': 'application/json' })
         res.end('{"revalidated":true}')
@@ -68,6 +70,44 @@ function fakeNext(): Fake {
     },
   }
   return fake
+}
+
+/** An asset's bytes: compressible, as a decoder's or a model's are. */
+const ASSET = Buffer.from(
+  Array.from({ length: 3000 }, (_, i) => `vertex ${i % 97} ${(i * 7) % 13};`).join('\n'),
+)
+
+/**
+ * Assets as Next.js's route handlers answer them: `Content-Type` set as an array, the body in
+ * chunks. `/asset/immutable.wasm` never changes; `/asset/mutable.json` may; `/asset/env.hdr` is a
+ * type the MIME database leaves out; `/asset/no-transform.js` forbids any change;
+ * `/asset/by-accept.glb` varies by `Accept`.
+ */
+function answerAsset(path: string, req: IncomingMessage, res: ServerResponse) {
+  const types: Record<string, string> = {
+    '/asset/immutable.wasm': 'application/wasm',
+    '/asset/mutable.json': 'application/json',
+    '/asset/env.hdr': 'image/vnd.radiance',
+    '/asset/no-transform.js': 'text/javascript',
+    '/asset/by-accept.glb': 'model/gltf-binary',
+  }
+  res.setHeader('content-type', [types[path] ?? 'application/octet-stream'])
+  res.setHeader(
+    'cache-control',
+    path === '/asset/mutable.json'
+      ? 'public, max-age=60'
+      : path === '/asset/no-transform.js'
+        ? 'public, max-age=31536000, immutable, no-transform'
+        : 'public, max-age=31536000, immutable',
+  )
+  let body = ASSET
+  if (path === '/asset/by-accept.glb') {
+    res.setHeader('vary', 'Accept')
+    body = Buffer.concat([Buffer.from(`${req.headers.accept ?? 'none'}\n`), ASSET])
+  }
+  res.statusCode = 200
+  res.write(body.subarray(0, 5000))
+  res.end(body.subarray(5000))
 }
 
 async function listen(server: Server): Promise<string> {
@@ -299,6 +339,89 @@ async function rawGet(
       .end()
   })
 }
+
+describe('compression of what is not a page', () => {
+  const decode = { br: brotliDecompressSync, gzip: gunzipSync } as const
+
+  it('compresses a route answer whose type Next.js set as an array, and decodes to the same bytes', async () => {
+    await withLayer({ assetCache: createAssetCache() }, async (origin) => {
+      for (const path of ['/asset/mutable.json', '/asset/env.hdr', '/asset/immutable.wasm']) {
+        for (const coding of ['br', 'gzip'] as const) {
+          const response = await rawGet(`${origin}${path}`, { 'accept-encoding': coding })
+          expect(response.headers['content-encoding'], `${path} ${coding}`).toBe(coding)
+          expect(response.body.length).toBeLessThan(ASSET.length / 4)
+          expect(decode[coding](response.body).equals(ASSET)).toBe(true)
+        }
+      }
+      const plain = await rawGet(`${origin}/asset/immutable.wasm`, {
+        'accept-encoding': 'identity',
+      })
+      expect(plain.headers['content-encoding']).toBeUndefined()
+      expect(plain.body.equals(ASSET)).toBe(true)
+      const refused = await rawGet(`${origin}/asset/no-transform.js`, { 'accept-encoding': 'br' })
+      expect(refused.headers['content-encoding']).toBeUndefined()
+    })
+  })
+
+  it('keeps an immutable asset at Brotli 11 and serves it without asking Next.js again', async () => {
+    const assetCache = createAssetCache()
+    await withLayer({ assetCache }, async (origin, fake) => {
+      const first = await rawGet(`${origin}/asset/immutable.wasm`, { 'accept-encoding': 'br' })
+      await expect.poll(() => assetCache.size).toBe(1)
+      const calls = fake.calls.length
+      const kept = await rawGet(`${origin}/asset/immutable.wasm`, { 'accept-encoding': 'br' })
+      const keptGzip = await rawGet(`${origin}/asset/immutable.wasm`, {
+        'accept-encoding': 'gzip',
+      })
+      expect(fake.calls.length).toBe(calls)
+      expect(kept.headers['content-encoding']).toBe('br')
+      expect(kept.headers['content-type']).toBe('application/wasm')
+      expect(kept.headers['cache-control']).toMatch(/immutable/)
+      expect(kept.headers['vary']).toMatch(/Accept-Encoding/)
+      expect(Number(kept.headers['content-length'])).toBe(kept.body.length)
+      expect(brotliDecompressSync(kept.body).equals(ASSET)).toBe(true)
+      expect(gunzipSync(keptGzip.body).equals(ASSET)).toBe(true)
+      // The best quality, not the one made while streaming.
+      expect(kept.body.length).toBeLessThan(first.body.length)
+      // A client that takes no coding is answered by Next.js, as before.
+      await rawGet(`${origin}/asset/immutable.wasm`, {})
+      expect(fake.calls.length).toBe(calls + 1)
+      // What may change is never kept.
+      await rawGet(`${origin}/asset/mutable.json`, { 'accept-encoding': 'br' })
+      await rawGet(`${origin}/asset/mutable.json`, { 'accept-encoding': 'br' })
+      expect(fake.calls.filter((c) => c === '/asset/mutable.json')).toHaveLength(2)
+    })
+  })
+
+  it('keeps one copy per value of the headers an asset varies by', async () => {
+    const assetCache = createAssetCache()
+    await withLayer({ assetCache }, async (origin) => {
+      for (const accept of ['model/a', 'model/b']) {
+        await rawGet(`${origin}/asset/by-accept.glb`, { 'accept-encoding': 'br', accept })
+      }
+      await expect.poll(() => assetCache.size).toBe(2)
+      for (const accept of ['model/b', 'model/a']) {
+        const kept = await rawGet(`${origin}/asset/by-accept.glb`, {
+          'accept-encoding': 'br',
+          accept,
+        })
+        expect(brotliDecompressSync(kept.body).toString().split('\n')[0]).toBe(accept)
+        expect(kept.headers['vary']).toMatch(/^Accept, Accept-Encoding$/)
+      }
+    })
+  })
+
+  it('keeps at most maxBytes, dropping the least recently used', async () => {
+    const assetCache = createAssetCache({ maxBytes: 1 })
+    await withLayer({ assetCache }, async (origin) => {
+      await rawGet(`${origin}/asset/immutable.wasm`, { 'accept-encoding': 'br' })
+      await expect.poll(() => assetCache.size).toBe(1)
+      await rawGet(`${origin}/asset/env.hdr`, { 'accept-encoding': 'br' })
+      await expect.poll(() => assetCache.bytes).toBeLessThan(ASSET.length)
+      expect(assetCache.size).toBe(1)
+    })
+  })
+})
 
 describe('createPageCache', () => {
   it('reuses the prepared page while the HTML from Next.js is unchanged', () => {

@@ -28,6 +28,24 @@ function fakeBuild() {
     path.join(dist, 'server', 'app', 'en-us', 'about.html'),
     '<html><head><script src="/_next/static/chunks/page.js" async=""></script></head></html>',
   )
+  // Route answers Next.js prerendered: a decoder that never changes under its URL, a sitemap that
+  // does, and a decoder-like file of a type that does not compress.
+  const routes = path.join(dist, 'server', 'app', '3d-decoders', 'r1')
+  mkdirSync(routes, { recursive: true })
+  const route = (file: string, type: string, cacheControl: string, body: string) => {
+    writeFileSync(path.join(routes, `${file}.body`), body)
+    writeFileSync(
+      path.join(routes, `${file}.meta`),
+      JSON.stringify({
+        status: 200,
+        headers: { 'cache-control': cacheControl, 'content-type': type, 'x-next-cache-tags': 't' },
+      }),
+    )
+  }
+  route('decoder.wasm', 'application/wasm', 'public, max-age=31536000, immutable', big('wasm'))
+  route('worker.js', 'text/javascript', 'public, max-age=31536000, immutable', big('worker'))
+  route('sitemap.xml', 'application/xml', 'public, max-age=0, s-maxage=60', big('sitemap'))
+  route('image.png', 'image/png', 'public, max-age=31536000, immutable', big('png'))
   writeFileSync(
     path.join(dist, 'routes-manifest.json'),
     JSON.stringify({
@@ -71,7 +89,15 @@ describe('finishBuild', () => {
     }
     expect(existsSync(path.join(chunks, 'tiny.js.br'))).toBe(false)
     expect(existsSync(path.join(chunks, 'font.woff2.br'))).toBe(false)
-    expect(compressed).toBe(4)
+    // …and the prerendered route answers that never change and compress.
+    const routes = path.join(dist, 'server', 'app', '3d-decoders', 'r1')
+    for (const name of ['decoder.wasm', 'worker.js']) {
+      const copy = brotliDecompressSync(readFileSync(path.join(routes, `${name}.body.br`)))
+      expect(copy.equals(readFileSync(path.join(routes, `${name}.body`))), name).toBe(true)
+    }
+    expect(existsSync(path.join(routes, 'sitemap.xml.body.br'))).toBe(false)
+    expect(existsSync(path.join(routes, 'image.png.body.br'))).toBe(false)
+    expect(compressed).toBe(6)
   })
 
   it('names the folder when there is no build', () => {
@@ -140,6 +166,25 @@ describe('createStaticHandler', () => {
     const text = await res.text()
     expect(text).toBe(readFileSync(path.join(dist, 'static', 'chunks', 'framework.js'), 'utf8'))
     expect(text.startsWith(COMPILE_HINT)).toBe(true)
+  })
+
+  it('serves a prerendered immutable answer (a decoder) from its Brotli copy, with its own type', async () => {
+    for (const [url, type] of [
+      ['/3d-decoders/r1/decoder.wasm', 'application/wasm'],
+      ['/3d-decoders/r1/worker.js', 'text/javascript'],
+    ]) {
+      const res = await fetch(`${origin}${url}`, { headers: { 'accept-encoding': 'br' } })
+      expect(res.headers.get('content-encoding'), url).toBe('br')
+      expect(res.headers.get('content-type')).toBe(type)
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff')
+      expect(res.headers.get('x-next-cache-tags')).toBeNull()
+      const body = path.join(dist, 'server', 'app', url.slice(1) + '.body')
+      expect(Buffer.from(await res.arrayBuffer()).equals(readFileSync(body))).toBe(true)
+    }
+    for (const url of ['/3d-decoders/r1/sitemap.xml', '/3d-decoders/r1/image.png']) {
+      const res = await fetch(`${origin}${url}`, { headers: { 'accept-encoding': 'br' } })
+      expect(res.status, url).toBe(299)
+    }
   })
 
   it('answers a matching If-None-Match with 304', async () => {
