@@ -19,7 +19,8 @@
 import { promisify } from 'node:util'
 import { brotliCompress, constants, gzip } from 'node:zlib'
 import compression from 'compression'
-import { accepts } from './page-cache.mjs'
+import { TRANSFER_HEADERS } from './hold-html.mjs'
+import { accepts, withAcceptEncoding } from './page-cache.mjs'
 
 const brotli = promisify(brotliCompress)
 const gz = promisify(gzip)
@@ -61,16 +62,6 @@ export const MAX_KEPT_BODY = 24 * 1024 * 1024
 /** Below this a compressed body saves less than its own headers cost. */
 const MIN_BYTES = 1024
 
-/** Headers of one transfer, not of the asset. */
-const TRANSFER_HEADERS = new Set([
-  'content-length',
-  'content-encoding',
-  'transfer-encoding',
-  'connection',
-  'keep-alive',
-  'date',
-])
-
 function varyNames(headers) {
   return String(headers.vary ?? '')
     .split(',')
@@ -80,15 +71,6 @@ function varyNames(headers) {
 
 function variantOf(req, names) {
   return names.map((name) => `${name}=${req.headers[name] ?? ''}`).join('\n')
-}
-
-function withAcceptEncoding(vary) {
-  const list = String(vary ?? '')
-    .split(',')
-    .map((name) => name.trim())
-    .filter(Boolean)
-  if (!list.some((name) => name.toLowerCase() === 'accept-encoding')) list.push('Accept-Encoding')
-  return list.join(', ')
 }
 
 /** The coding a request accepts, best first: Brotli, else gzip, else none. */
@@ -225,7 +207,7 @@ export function createAssetCache({ maxBytes = DEFAULT_MAX_BYTES, log = console }
         if (decided && chunks !== null && length >= MIN_BYTES) {
           const headers = {}
           for (const [name, value] of Object.entries(res.getHeaders())) {
-            if (!TRANSFER_HEADERS.has(name)) headers[name] = value
+            if (!TRANSFER_HEADERS.includes(name)) headers[name] = value
           }
           // The middleware added Accept-Encoding to Vary; the kept asset adds it when served.
           const body = Buffer.concat(chunks)

@@ -7,7 +7,7 @@
 export const HELD = Symbol('facet.heldHtml')
 
 /** Headers that belong to one transfer of a body, never to the page itself. */
-const TRANSFER_HEADERS = [
+export const TRANSFER_HEADERS = [
   'content-length',
   'content-encoding',
   'transfer-encoding',

@@ -190,7 +190,8 @@ export async function sendPage(req, res, page) {
   res.end(req.method === 'HEAD' ? undefined : body)
 }
 
-function withAcceptEncoding(vary) {
+/** `vary` with Accept-Encoding in it (a compressed answer varies by it). */
+export function withAcceptEncoding(vary) {
   const list = String(vary ?? '')
     .split(',')
     .map((name) => name.trim())
