@@ -19,7 +19,7 @@ import {
 } from './store'
 import styles from './three.module.css'
 import controls from './viewer/controls.module.css'
-import { whenEngagedOrQuiet, whenNear } from './when-to-load'
+import { mayFetchAhead, savesData, whenEngagedOrQuiet, whenNear } from './when-to-load'
 import { motionPaused, subscribeMotion } from './viewer/motion'
 import { MotionButton } from './viewer/MotionButton'
 import { ViewControls, type ViewLabels } from './viewer/ViewControls'
@@ -109,8 +109,6 @@ export type ThreeSlotProps = {
   children?: ReactNode
 }
 
-type Connection = { saveData?: boolean }
-
 /**
  * A place on the page for a 3D scene: the poster first (the LCP element), cross-faded to the
  * live scene once the shared canvas has drawn it. It falls back to the poster without WebGL, with
@@ -147,8 +145,7 @@ export default function ThreeSlot({ spec, description, labels, children }: Three
       setLocal('unsupported')
       return
     }
-    const connection = (navigator as Navigator & { connection?: Connection }).connection
-    if (connection?.saveData) {
+    if (savesData()) {
       setLocal('ask')
       return
     }
@@ -157,11 +154,12 @@ export default function ThreeSlot({ spec, description, labels, children }: Three
 
   // Near the screen, before the visitor engages: the renderer's worker starts, times the GPU and
   // fetches the model, off the main thread (CanvasHost.tsx, `warmUp`), so that the engagement
-  // finds them done. Not with Save-Data, nor without WebGL; not once the 3D is wanted anyway.
+  // finds them done. Not with Save-Data nor on 2G (`mayFetchAhead`), nor without WebGL; not once
+  // the 3D is wanted anyway.
   useEffect(() => {
     const element = stageRef.current
     if (!spec || wanted || !element || typeof WebGLRenderingContext === 'undefined') return
-    if ((navigator as Navigator & { connection?: Connection }).connection?.saveData) return
+    if (!mayFetchAhead()) return
     return whenNear(element, () => {
       void import('./CanvasHost').then(
         ({ warmUp }) => warmUp([spec]),

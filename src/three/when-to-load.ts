@@ -77,22 +77,120 @@ export function whenEngagedOrQuiet(callback: () => void): () => void {
 /** How near the screen a slot must come for its 3D to be warmed up: one viewport above or below. */
 export const NEAR_MARGIN = '100% 0px'
 
+/** The Network Information API, where the browser has it (Chromium). */
+type Connection = { saveData?: boolean; effectiveType?: string }
+
+const connection = (): Connection | undefined =>
+  (navigator as Navigator & { connection?: Connection }).connection
+
+/** Whether the visitor asked to save data (Save-Data): nothing of the 3D loads unasked. */
+export function savesData(): boolean {
+  return connection()?.saveData === true
+}
+
 /**
- * Calls `callback` once, when `element` comes within a viewport of the screen (`NEAR_MARGIN`), but
- * never before the page has loaded and the main thread is idle: nothing of the 3D's competes
- * with the page's own start. Returns a function that cancels the wait.
+ * Whether the browser may fetch ahead what the visitor has not asked for yet (the warm-up, AR's
+ * files): not with Save-Data, nor on a connection the browser rates 2G (`effectiveType` `2g` or
+ * `slow-2g`: a round trip of 1.4 s or more), where every byte fetched ahead delays what the visitor
+ * does ask for.
  */
-export function whenNear(element: Element, callback: () => void): () => void {
+export function mayFetchAhead(): boolean {
+  const info = connection()
+  if (!info) return true
+  return !info.saveData && info.effectiveType !== '2g' && info.effectiveType !== 'slow-2g'
+}
+
+/**
+ * How long no resource of the page must have finished loading for its network to count as quiet
+ * (Lighthouse's network-quiet window is 500 ms too).
+ */
+export const NETWORK_QUIET_MS = 500
+
+/**
+ * The longest the warm-up waits for that quiet after `load`: a page that polls, or streams a video,
+ * is never quiet, and its visitor would otherwise scroll to a cold slot.
+ */
+export const SETTLE_AT_MOST_MS = 10_000
+
+/**
+ * Calls `callback` once the page's own loading is over: after `load`, once no resource has
+ * finished for `NETWORK_QUIET_MS` (a lazy image the visitor's screen asked for, a route's data the
+ * framework prefetches, the fonts) and the main thread is idle. Returns a function that cancels.
+ *
+ * Resource Timing reports a request when it ends, never while it is in flight, so a download
+ * longer than the window could still be running; the images of the first screen are the bulk of
+ * a page's own bytes and are in by `load` (the lazy ones are few and small).
+ */
+export function whenPageSettled(callback: () => void): () => void {
   let done = false
-  let observer: IntersectionObserver | undefined
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let atMost: ReturnType<typeof setTimeout> | undefined
   let idle: number | undefined
+  let observer: PerformanceObserver | undefined
   const cancel = () => {
     done = true
+    clearTimeout(timer)
+    clearTimeout(atMost)
     observer?.disconnect()
     if (idle !== undefined) (window.cancelIdleCallback ?? clearTimeout)(idle)
     window.removeEventListener('load', onLoad)
   }
-  const watch = () => {
+  const settled = () => {
+    if (done || idle !== undefined) return
+    clearTimeout(timer)
+    clearTimeout(atMost)
+    observer?.disconnect()
+    // WebKit has no requestIdleCallback: a task stands in for it.
+    idle = window.requestIdleCallback
+      ? window.requestIdleCallback(
+          () => {
+            if (!done) callback()
+          },
+          { timeout: 2000 },
+        )
+      : (setTimeout(() => {
+          if (!done) callback()
+        }, 0) as unknown as number)
+  }
+  const arm = () => {
+    clearTimeout(timer)
+    timer = setTimeout(settled, NETWORK_QUIET_MS)
+  }
+  function onLoad() {
+    if (done) return
+    atMost = setTimeout(settled, SETTLE_AT_MOST_MS)
+    if (
+      typeof PerformanceObserver !== 'undefined' &&
+      PerformanceObserver.supportedEntryTypes?.includes('resource')
+    ) {
+      observer = new PerformanceObserver(arm)
+      observer.observe({ type: 'resource' })
+    }
+    // Quiet already if the last resource ended a window ago.
+    const last = performance
+      .getEntriesByType('resource')
+      .reduce(
+        (latest, entry) => Math.max(latest, (entry as PerformanceResourceTiming).responseEnd),
+        0,
+      )
+    const since = performance.now() - last
+    if (since >= NETWORK_QUIET_MS) settled()
+    else timer = setTimeout(settled, NETWORK_QUIET_MS - since)
+  }
+  if (document.readyState === 'complete') onLoad()
+  else window.addEventListener('load', onLoad, { once: true })
+  return cancel
+}
+
+/**
+ * Calls `callback` once, when `element` comes within a viewport of the screen (`NEAR_MARGIN`), but
+ * never before the page's own bytes are in and the main thread is idle (`whenPageSettled`):
+ * nothing of the 3D competes with the page's own start. Returns a function that cancels the wait.
+ */
+export function whenNear(element: Element, callback: () => void): () => void {
+  let done = false
+  let observer: IntersectionObserver | undefined
+  const stopSettling = whenPageSettled(() => {
     if (done) return
     observer = new IntersectionObserver(
       (entries) => {
@@ -103,15 +201,11 @@ export function whenNear(element: Element, callback: () => void): () => void {
       { rootMargin: NEAR_MARGIN },
     )
     observer.observe(element)
+  })
+  const cancel = () => {
+    done = true
+    stopSettling()
+    observer?.disconnect()
   }
-  function onLoad() {
-    if (done) return
-    // WebKit has no requestIdleCallback: a task after `load` stands in for it.
-    idle = window.requestIdleCallback
-      ? window.requestIdleCallback(watch, { timeout: 2000 })
-      : (setTimeout(watch, 0) as unknown as number)
-  }
-  if (document.readyState === 'complete') onLoad()
-  else window.addEventListener('load', onLoad, { once: true })
   return cancel
 }

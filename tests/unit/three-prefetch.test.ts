@@ -2,8 +2,13 @@
 import { Document, NodeIO } from '@gltf-transform/core'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { GLTF } from 'three/examples/jsm/loaders/GLTFLoader.js'
-import { glbExtensionsUsed, prefetchDecoders } from '../../src/three/render/gltf-loader'
-import { DECODERS_PATH, KTX2_WORKER_FILE } from '../../src/three/render/decoders'
+import {
+  DECODER_PREFETCH_MAX,
+  DECODER_WIRE_BYTES,
+  glbExtensionsUsed,
+  prefetchDecoders,
+} from '../../src/three/render/gltf-loader'
+import { DECODERS_PATH } from '../../src/three/render/decoders'
 import { MeasuredGLTFLoader } from '../../src/three/render/model-info'
 import { PREFETCH_MAX_BYTES, prefetchModel, takePrefetched } from '../../src/three/render/prefetch'
 
@@ -165,15 +170,32 @@ function glbOf(json: object): ArrayBuffer {
 
 describe('the decoders a prefetched model will need', () => {
   it('are read from the GLB JSON chunk, and fetched from the site before the loader asks', async () => {
-    const buffer = glbOf({ asset: { version: '2.0' }, extensionsUsed: ['KHR_texture_basisu'] })
-    expect(glbExtensionsUsed(buffer)).toEqual(['KHR_texture_basisu'])
+    const buffer = glbOf({
+      asset: { version: '2.0' },
+      extensionsUsed: ['KHR_draco_mesh_compression'],
+    })
+    expect(glbExtensionsUsed(buffer)).toEqual(['KHR_draco_mesh_compression'])
     const asked = stubFetch()
-    prefetchDecoders(buffer)
+    expect(prefetchDecoders(buffer)).toBe(DECODER_WIRE_BYTES.KHR_draco_mesh_compression)
     const base = new URL(DECODERS_PATH, self.location.origin)
     expect(asked).toEqual([
-      new URL('basis_transcoder.wasm', base).href,
-      new URL(KTX2_WORKER_FILE, base).href,
+      new URL('draco_wasm_wrapper.js', base).href,
+      new URL('draco_decoder.wasm', base).href,
     ])
+  })
+
+  it('only within what is left of the cap, and never a decoder larger than a model (Basis): its loader fetches it once the visitor is here', () => {
+    const basis = glbOf({ asset: { version: '2.0' }, extensionsUsed: ['KHR_texture_basisu'] })
+    expect(DECODER_WIRE_BYTES.KHR_texture_basisu).toBeGreaterThan(DECODER_PREFETCH_MAX)
+    const asked = stubFetch()
+    expect(prefetchDecoders(basis)).toBe(0)
+    expect(asked.filter((url) => !url.includes('/_next/'))).toEqual([])
+    const draco = glbOf({
+      asset: { version: '2.0' },
+      extensionsUsed: ['KHR_draco_mesh_compression'],
+    })
+    expect(prefetchDecoders(draco, DECODER_WIRE_BYTES.KHR_draco_mesh_compression - 1)).toBe(0)
+    expect(asked.filter((url) => !url.includes('/_next/'))).toEqual([])
   })
 
   it('none for a model without such extensions, or bytes that are not a GLB', () => {

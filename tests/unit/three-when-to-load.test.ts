@@ -1,6 +1,16 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { NEAR_MARGIN, QUIET_MS, whenEngagedOrQuiet, whenNear } from '../../src/three/when-to-load'
+import {
+  mayFetchAhead,
+  NEAR_MARGIN,
+  NETWORK_QUIET_MS,
+  QUIET_MS,
+  savesData,
+  SETTLE_AT_MOST_MS,
+  whenEngagedOrQuiet,
+  whenNear,
+  whenPageSettled,
+} from '../../src/three/when-to-load'
 
 // When the 3D may load: at the visitor's first engagement, including one that came before the
 // page listened (a scroll while it hydrated), or once the loaded page has been quiet.
@@ -159,5 +169,91 @@ describe('whenNear', () => {
     cancel()
     intersect(true)
     expect(fired).not.toHaveBeenCalled()
+  })
+})
+
+// The warm-up starts once the page's own bytes are in: no resource finished for a while.
+describe('whenPageSettled', () => {
+  let report: (() => void) | undefined
+  class FakePerformanceObserver {
+    static supportedEntryTypes = ['resource']
+    constructor(callback: () => void) {
+      report = callback
+    }
+    observe() {}
+    disconnect() {
+      report = undefined
+    }
+  }
+  beforeEach(() => {
+    report = undefined
+    vi.useFakeTimers()
+    vi.stubGlobal('PerformanceObserver', FakePerformanceObserver)
+  })
+  afterEach(() => {
+    vi.unstubAllGlobals()
+    vi.useRealTimers()
+  })
+
+  it('fires a quiet window after the last resource the page loaded, not before', () => {
+    const fired = vi.fn()
+    const cancel = whenPageSettled(fired)
+    vi.advanceTimersByTime(NETWORK_QUIET_MS - 100)
+    report!() // a lazy image ends
+    vi.advanceTimersByTime(NETWORK_QUIET_MS - 100)
+    report!() // then the next route's data
+    vi.advanceTimersByTime(NETWORK_QUIET_MS - 1)
+    expect(fired).not.toHaveBeenCalled()
+    vi.advanceTimersByTime(1 + 2000) // quiet, then idle
+    expect(fired).toHaveBeenCalledTimes(1)
+    expect(report).toBeUndefined() // stopped listening
+    cancel()
+  })
+
+  it('a page that is never quiet gets its warm-up all the same, once', () => {
+    const fired = vi.fn()
+    const busy = setInterval(() => report?.(), NETWORK_QUIET_MS / 2)
+    whenPageSettled(fired)
+    vi.advanceTimersByTime(SETTLE_AT_MOST_MS - 1)
+    expect(fired).not.toHaveBeenCalled()
+    vi.advanceTimersByTime(1 + 2000)
+    expect(fired).toHaveBeenCalledTimes(1)
+    vi.advanceTimersByTime(SETTLE_AT_MOST_MS)
+    expect(fired).toHaveBeenCalledTimes(1)
+    clearInterval(busy)
+  })
+
+  it('a cancelled wait never fires', () => {
+    const fired = vi.fn()
+    whenPageSettled(fired)()
+    vi.advanceTimersByTime(SETTLE_AT_MOST_MS + 2000)
+    expect(fired).not.toHaveBeenCalled()
+  })
+})
+
+// Nothing is fetched ahead for a visitor who saves data or is on 2G (the Network Information API).
+describe('mayFetchAhead and savesData', () => {
+  const on = (connection: object | undefined) =>
+    Object.defineProperty(navigator, 'connection', { value: connection, configurable: true })
+  afterEach(() => {
+    delete (navigator as { connection?: unknown }).connection
+  })
+
+  it('fetch ahead where the browser says nothing, and on 3G, 4G', () => {
+    on(undefined)
+    expect([mayFetchAhead(), savesData()]).toEqual([true, false])
+    for (const effectiveType of ['3g', '4g']) {
+      on({ effectiveType, saveData: false })
+      expect(mayFetchAhead()).toBe(true)
+    }
+  })
+
+  it('not with Save-Data, nor on 2G or slow 2G', () => {
+    on({ effectiveType: '4g', saveData: true })
+    expect([mayFetchAhead(), savesData()]).toEqual([false, true])
+    for (const effectiveType of ['2g', 'slow-2g']) {
+      on({ effectiveType, saveData: false })
+      expect([mayFetchAhead(), savesData()]).toEqual([false, false])
+    }
   })
 })

@@ -1,23 +1,27 @@
 // How the renderer reads a glTF model: three's GLTFLoader with every decoder a designer's export
 // may need, each fetched from the site's own origin, and only when a model asks for it.
 //
-// - meshopt (EXT_meshopt_compression) ships inside three, its WebAssembly inlined: nothing to fetch.
+// - meshopt (EXT_meshopt_compression): three's decoder, its WebAssembly inlined.
 // - Draco (KHR_draco_mesh_compression) and Basis (KHR_texture_basisu, KTX2) are three's own
 //   decoders, served by the site at `DECODERS_PATH` (src/app/3d-decoders/); each loader fetches its
 //   files on its first model that needs them and decodes in Web Workers of its own. (Draco's
-//   decoder JS is a plain `blob:` worker; the KTX2 transcoder needs eval, see `SiteKTX2Loader`.)
+//   decoder JS is a plain `blob:` worker; the KTX2 transcoder needs eval, see decoders-lazy.ts.)
 // - Embedded images (JPEG, PNG, WebP, AVIF) are decoded from their bytes, not from a `blob:` URL
 //   (see `embeddedImages`).
+//
+// The three loaders' own code is not in the 3D chunk either (37 KB gzipped of 244: KTX2's with its
+// Zstandard decoder, Draco's, meshopt's): GLTFLoader is given stand-ins that import the real one
+// (decoders-lazy.ts, a chunk of its own) the first time a model calls on it. Most models need
+// none of them.
 import { Texture, type WebGLRenderer } from 'three'
 import type { GLTFLoader, GLTFParser } from 'three/examples/jsm/loaders/GLTFLoader.js'
-import { DRACOLoader } from 'three/examples/jsm/loaders/DRACOLoader.js'
-import { KTX2Loader } from 'three/examples/jsm/loaders/KTX2Loader.js'
-import { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.js'
+import type { DRACOLoader } from 'three/examples/jsm/loaders/DRACOLoader.js'
+import type { KTX2Loader } from 'three/examples/jsm/loaders/KTX2Loader.js'
 // KHR_materials_variants, which three's GLTFLoader leaves to this plugin (its docs point to it):
 // the variants' names and a way to switch a model's materials to one, loading them on demand.
 import MaterialsVariants from 'three-gltf-extensions/loaders/KHR_materials_variants/KHR_materials_variants.js'
 import { unsupportedRequired } from '../model-formats'
-import { DECODERS_PATH, KTX2_WORKER_FILE } from './decoders'
+import { DECODER_FILES, DECODER_WIRE_BYTES, DECODERS_PATH } from './decoders'
 
 /**
  * The decoders' worker count each: the page shares two cores or so with everything else. In the
@@ -29,68 +33,95 @@ import { DECODERS_PATH, KTX2_WORKER_FILE } from './decoders'
  */
 const DECODER_WORKERS = 'WorkerGlobalScope' in globalThis ? 1 : 2
 
-/** KTX2Loader's own state, which `SiteKTX2Loader.init` sets as KTX2Loader's `init` would. */
-type KTX2Internals = {
-  transcoderPending: Promise<void> | null
-  transcoderBinary: ArrayBuffer
-  workerConfig: unknown
-  workerPool: { setWorkerCreator: (create: () => Worker) => void }
-}
+/** The loaders' chunk, imported once, by the first model that needs one of them. */
+let lazyChunk: Promise<typeof import('./decoders-lazy')> | undefined
+const decodersChunk = () => (lazyChunk ??= import('./decoders-lazy'))
 
-/**
- * three's KTX2Loader with its transcoder worker started from the site's URL
- * (`KTX2_WORKER_FILE`) rather than from a `blob:` URL it writes. A `blob:` worker runs under the
- * page's policy, which refuses the transcoder's `new Function` (Emscripten's embind); the
- * served worker has a policy of its own that allows eval and nothing else (docs/security.md).
- * Everything else, the transcoding included, is KTX2Loader's.
- */
-class SiteKTX2Loader extends KTX2Loader {
-  constructor(private readonly base: string) {
-    super()
-  }
-
-  init(): Promise<void> {
-    const loader = this as unknown as KTX2Internals
-    loader.transcoderPending ??= fetch(new URL('basis_transcoder.wasm', this.base))
-      .then((response) => {
-        if (!response.ok) throw new Error(`the KTX2 transcoder answered ${response.status}`)
-        return response.arrayBuffer()
-      })
-      .then((binary) => {
-        loader.transcoderBinary = binary
-        loader.workerPool.setWorkerCreator(() => {
-          const worker = new Worker(new URL(KTX2_WORKER_FILE, this.base))
-          const transcoderBinary = loader.transcoderBinary.slice(0)
-          worker.postMessage({ type: 'init', config: loader.workerConfig, transcoderBinary }, [
-            transcoderBinary,
-          ])
-          return worker
-        })
-      })
-    return loader.transcoderPending
-  }
-}
-
-type Decoders = { draco: DRACOLoader; ktx2: KTX2Loader }
-const decodersByRenderer = new WeakMap<WebGLRenderer, Decoders>()
+type Decoders = { draco: Promise<DRACOLoader>; ktx2: Promise<KTX2Loader> }
+const decodersByRenderer = new WeakMap<WebGLRenderer, Partial<Decoders>>()
 
 /**
  * One Draco loader and one KTX2 loader per renderer (each keeps its workers and its decoder once
- * fetched). Making them fetches nothing: they fetch on their first decode.
+ * fetched), made on first use. Making them fetches nothing: they fetch on their first decode.
  */
-function decodersFor(gl: WebGLRenderer): Decoders {
+function decoderFor<K extends keyof Decoders>(gl: WebGLRenderer, kind: K): Decoders[K] {
   let decoders = decodersByRenderer.get(gl)
-  if (!decoders) {
-    // In a worker, a relative URL would resolve against the worker's script; the origin is the
-    // page's either way.
-    const base = new URL(DECODERS_PATH, self.location.origin).href
-    const draco = new DRACOLoader().setDecoderPath(base).setWorkerLimit(DECODER_WORKERS)
-    const ktx2 = new SiteKTX2Loader(base).setWorkerLimit(DECODER_WORKERS)
-    ktx2.detectSupport(gl)
-    decoders = { draco, ktx2 }
-    decodersByRenderer.set(gl, decoders)
+  if (!decoders) decodersByRenderer.set(gl, (decoders = {}))
+  // In a worker, a relative URL would resolve against the worker's script; the origin is the
+  // page's either way.
+  const base = new URL(DECODERS_PATH, self.location.origin).href
+  return (decoders[kind] ??= decodersChunk().then((chunk) =>
+    kind === 'draco'
+      ? chunk.dracoLoader(base, DECODER_WORKERS)
+      : chunk.ktx2Loader(base, DECODER_WORKERS, gl),
+  ) as Decoders[K])
+}
+
+/**
+ * What GLTFLoader calls on its Draco loader (`decodeDracoFile`, and `preload` as it meets the
+ * extension), handed on to the real one once its chunk is here.
+ */
+function lazyDraco(gl: WebGLRenderer): DRACOLoader {
+  // Untyped in @types/three: GLTFLoader's call, (buffer, onLoad, attributeIds, attributeTypes,
+  // colorSpace, onError).
+  type Decode = (...args: unknown[]) => void
+  const stand = {
+    preload() {
+      void decoderFor(gl, 'draco').then(
+        (draco) => draco.preload(),
+        () => {},
+      )
+      return stand
+    },
+    decodeDracoFile(...args: unknown[]) {
+      const onError = args[5] as ((error: unknown) => void) | undefined
+      decoderFor(gl, 'draco').then(
+        (draco) => (draco as unknown as { decodeDracoFile: Decode }).decodeDracoFile(...args),
+        (error: unknown) => onError?.(error),
+      )
+    },
   }
-  return decoders
+  return stand as unknown as DRACOLoader
+}
+
+/** What GLTFLoader calls on its KTX2 loader: `parse` (a GLB's image) and `load` (a file's). */
+function lazyKtx2(gl: WebGLRenderer): KTX2Loader {
+  const stand = {
+    isKTX2Loader: true,
+    parse(...args: Parameters<KTX2Loader['parse']>) {
+      const onError = args[2]
+      decoderFor(gl, 'ktx2').then(
+        (ktx2) => ktx2.parse(...args),
+        (error: unknown) => onError?.(error),
+      )
+    },
+    load(...args: Parameters<KTX2Loader['load']>) {
+      const onError = args[3]
+      decoderFor(gl, 'ktx2').then(
+        (ktx2) => ktx2.load(...args),
+        (error: unknown) => onError?.(error),
+      )
+    },
+  }
+  return stand as unknown as KTX2Loader
+}
+
+/**
+ * What GLTFLoader asks of the meshopt decoder: `supported`, then `decodeGltfBufferAsync`. The
+ * decoder is three's (its WebAssembly inlined: 7 KB gzipped), imported on the first buffer.
+ */
+const lazyMeshopt = {
+  supported: true,
+  decodeGltfBufferAsync: (...args: unknown[]) =>
+    decodersChunk().then(({ MeshoptDecoder }) =>
+      MeshoptDecoder.ready.then(() =>
+        (
+          MeshoptDecoder as unknown as {
+            decodeGltfBufferAsync: (...a: unknown[]) => Promise<Uint8Array>
+          }
+        ).decodeGltfBufferAsync(...args),
+      ),
+    ),
 }
 
 type ImageSource = { bufferView?: number; mimeType?: string; extras?: Record<string, unknown> }
@@ -158,20 +189,23 @@ function requiredExtensions(parser: GLTFParser) {
 
 /** Configures a GLTFLoader (useLoader's extension callback) for the renderer `gl`. */
 export function configureGltfLoader(loader: GLTFLoader, gl: WebGLRenderer): void {
-  const { draco, ktx2 } = decodersFor(gl)
-  loader.setMeshoptDecoder(MeshoptDecoder)
-  loader.setDRACOLoader(draco)
-  loader.setKTX2Loader(ktx2)
+  loader.setMeshoptDecoder(lazyMeshopt as unknown as Parameters<GLTFLoader['setMeshoptDecoder']>[0])
+  loader.setDRACOLoader(lazyDraco(gl))
+  loader.setKTX2Loader(lazyKtx2(gl))
   loader.register(requiredExtensions)
   loader.register(embeddedImages)
   loader.register((parser) => new MaterialsVariants(parser))
 }
 
-/** The decoder files each extension's loader fetches (DRACOLoader's WebAssembly build; KTX2's). */
-const DECODER_FILES: Record<string, string[]> = {
-  KHR_draco_mesh_compression: ['draco_wasm_wrapper.js', 'draco_decoder.wasm'],
-  KHR_texture_basisu: ['basis_transcoder.wasm', KTX2_WORKER_FILE],
-}
+const MESHOPT = 'EXT_meshopt_compression'
+
+/**
+ * The largest decoder the warm-up fetches ahead of the visitor: Draco's (59 KB) is, Basis's
+ * (214 KB, more than most models) is fetched once the visitor engages, with its model's textures.
+ */
+export { DECODER_FILES, DECODER_WIRE_BYTES }
+
+export const DECODER_PREFETCH_MAX = 128 * 1024
 
 /**
  * The extensions a GLB's JSON chunk says it uses; none for anything else (a `.gltf`, bytes that
@@ -200,14 +234,28 @@ export function glbExtensionsUsed(bytes: ArrayBuffer): string[] {
  * Fetches, ahead of its loader, each decoder file the model in `bytes` will need (served for good
  * under a path that names three's revision, so the loader then finds them in the HTTP cache):
  * the renderer warmed up before its canvas (renderer.tsx, `warm`) has nothing to fetch after the
- * visitor's scroll but its context. Failures are left for the loader to meet and report.
+ * visitor's scroll but its context. Only decoders within `budget` bytes (the warm-up's cap, what
+ * is left of it) and no larger than `DECODER_PREFETCH_MAX`; the others are fetched by their loader
+ * once the visitor is here. Returns the bytes it set out to fetch. Failures are left for the
+ * loader to meet and report.
  */
-export function prefetchDecoders(bytes: ArrayBuffer): void {
+export function prefetchDecoders(bytes: ArrayBuffer, budget = Infinity): number {
   const base = new URL(DECODERS_PATH, self.location.origin)
-  for (const extension of glbExtensionsUsed(bytes))
-    for (const file of DECODER_FILES[extension] ?? [])
+  const used = glbExtensionsUsed(bytes)
+  let spent = 0
+  for (const extension of used) {
+    const files = DECODER_FILES[extension]
+    const size = DECODER_WIRE_BYTES[extension] ?? 0
+    if (!files || size > DECODER_PREFETCH_MAX || spent + size > budget) continue
+    spent += size
+    for (const file of files)
       fetch(new URL(file, base)).then(
         (response) => response.arrayBuffer(),
         () => {},
       )
+  }
+  // The loaders' own code (a chunk of its own, decoders-lazy.ts), for a model that needs any.
+  if (used.some((extension) => extension in DECODER_FILES || extension === MESHOPT))
+    void decodersChunk().catch(() => {})
+  return spent
 }

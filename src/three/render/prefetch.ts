@@ -8,9 +8,10 @@
 // of 2 MB, say) is given up as soon as its size is known, and fetched when the visitor engages.
 
 /**
- * The largest model file fetched before the visitor engages: 512 KiB, about twice the renderer's
- * own code (276 KB gzipped), which the warm-up fetches too. Every sample model and the corpus's
- * textured ones (about 180 KB) are under it; a scan's low variant is not.
+ * What the warm-up fetches before the visitor engages, its model files and their decoders together
+ * (renderer.tsx, `warm`): 512 KiB, about twice the renderer's own code (236 KB on the wire), which
+ * the warm-up fetches too. Every sample model and the corpus's textured ones (about 180 KB) are
+ * under it; a scan's low variant is not. Also the largest model file a prefetch takes.
  */
 export const PREFETCH_MAX_BYTES = 512 * 1024
 

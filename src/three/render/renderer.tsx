@@ -25,8 +25,21 @@ import {
   useThree,
   type RootState,
 } from '@react-three/fiber'
-import * as THREE from 'three'
-import { WebGLRenderer } from 'three'
+import {
+  DirectionalLight,
+  Group,
+  HemisphereLight,
+  LightProbe,
+  Mesh,
+  MeshBasicMaterial,
+  MeshPhysicalMaterial,
+  MeshStandardMaterial,
+  OrthographicCamera,
+  PerspectiveCamera,
+  Scene,
+  Vector2,
+  WebGLRenderer,
+} from 'three'
 import { ProceduralScene } from './scenes/ProceduralScene'
 import { ModelScene } from './scenes/ModelScene'
 import { roomEnvironment } from './environment'
@@ -36,7 +49,7 @@ import { Boundary, caughtErrors, HostContext, mayAnimate } from './host-context'
 import { createSceneStore, onCanvas, useSceneStore, type SceneStore } from './scene-store'
 import { dprCeiling, median, nextDpr, startDpr, tierFromProbe, type Tier } from './resolution'
 import { probeGpu } from './gpu-probe'
-import { prefetchModel } from './prefetch'
+import { PREFETCH_MAX_BYTES, prefetchModel } from './prefetch'
 import { prefetchDecoders } from './gltf-loader'
 import { modelUrlFor } from '../model-variant'
 import type {
@@ -50,9 +63,25 @@ import type {
 } from '../protocol'
 import type { ViewOrbit } from '../store'
 
-// R3F's <Canvas> registers three's classes as JSX elements; a root made with createRoot (needed
-// for an OffscreenCanvas) must do it itself.
-extend(THREE as unknown as Parameters<typeof extend>[0])
+// R3F's <Canvas> registers all of three's classes as JSX elements; a root made with createRoot
+// (needed for an OffscreenCanvas) must do it itself. Only the elements the scenes and drei's
+// components draw are registered: `extend(THREE)` kept every class of three.js in the 3D chunk
+// (the bundler cannot drop what a namespace object hands on), 50 KB gzipped more than the scenes
+// use. A scene that writes a new element must add its class here; R3F throws naming it otherwise.
+extend({
+  // The scenes' own.
+  DirectionalLight,
+  Group,
+  HemisphereLight,
+  LightProbe,
+  Mesh,
+  MeshPhysicalMaterial,
+  MeshStandardMaterial,
+  // drei's ContactShadows and PerspectiveCamera.
+  MeshBasicMaterial,
+  OrthographicCamera,
+  PerspectiveCamera,
+})
 
 type Report = (message: FromRenderer) => void
 
@@ -126,7 +155,7 @@ function ViewFrame({
   ready: Set<string>
   drawn: Set<string>
 }) {
-  const size = useMemo(() => new THREE.Vector2(), [])
+  const size = useMemo(() => new Vector2(), [])
   useFrame((state) => {
     const rect = store.get(id)?.rect
     if (!rect || !ready.has(id)) return
@@ -135,7 +164,7 @@ function ViewFrame({
     if (!onCanvas(rect, canvas.x, canvas.y)) return
     const { left, top, width, height } = rect
     const aspect = width / height
-    if (camera instanceof THREE.PerspectiveCamera && camera.aspect !== aspect) {
+    if (camera instanceof PerspectiveCamera && camera.aspect !== aspect) {
       camera.aspect = aspect
       camera.updateProjectionMatrix()
     }
@@ -175,7 +204,7 @@ function SlotView({
   report: Report
 }) {
   // Each scene lives in a scene of its own, with its own default camera (SceneCamera).
-  const [scene] = useState(() => new THREE.Scene())
+  const [scene] = useState(() => new Scene())
   const { spec } = slot
   const { width, height } = slot.rect
   return createPortal(
@@ -464,13 +493,31 @@ export function warm({ debug, base, models }: Omit<WarmMessage, 'type'>): void {
   void warmed.then((probe) => {
     // No throwaway context: the canvas's own will be timed, and the models fetched for it then.
     if (!probe) return
-    for (const url of models) {
-      const bytes = prefetchModel(modelUrlFor(url, debug.model, probe.tier, base))
-      // And the decoders it will need (Draco, KTX2), known from its JSON once it is here.
-      bytes?.then(prefetchDecoders, () => {})
-    }
+    for (const url of models)
+      // One model at a time, so each knows what the ones before it spent.
+      warming = warming.then(() => {
+        if (warmBudget <= 0) return
+        const bytes = prefetchModel(modelUrlFor(url, debug.model, probe.tier, base), warmBudget)
+        // And the decoders it will need (Draco; KTX2's is too large), known from its JSON once
+        // it is here, within what is left.
+        return bytes?.then(
+          (model) => {
+            warmBudget -= model.byteLength
+            warmBudget -= prefetchDecoders(model, warmBudget)
+          },
+          () => {},
+        )
+      })
   })
 }
+
+/**
+ * What the warm-up may still fetch before the visitor engages, models and decoders together: a
+ * visitor who never scrolls pays for all of it. Model files count at their size in memory (no less
+ * than on the wire), decoders at their size on the wire (`DECODER_WIRE_BYTES`).
+ */
+let warmBudget = PREFETCH_MAX_BYTES
+let warming: Promise<void> = Promise.resolve()
 
 /**
  * Starts the renderer on `canvas` and returns the function that takes the page's messages. It
@@ -556,6 +603,9 @@ export function startRenderer(
       }
       case 'hidden':
         state = { ...state, hidden: message.hidden }
+        // Hidden, no frame at all: not the one a model, an environment or a shadow arriving
+        // meanwhile would ask for (their invalidations are dropped, the next frame draws them).
+        three.setFrameloop(message.hidden ? 'never' : 'demand')
         draw()
         // Back in view: draw again, whether or not anything moves.
         if (!message.hidden) invalidate()
@@ -618,7 +668,7 @@ export function startRenderer(
     .then(probedFirst)
     .then(() =>
       root.configure({
-        frameloop: 'demand',
+        frameloop: state.hidden ? 'never' : 'demand',
         size: { width, height, top: 0, left: 0 },
         // Pixel ratio 1 until the tier is known: a software renderer keeps it (no larger buffer
         // is allocated only to be dropped); a GPU gets its own below.
