@@ -12,6 +12,7 @@ import {
   type ArSettings,
 } from '@/lib/ar'
 import { variantUrl } from '@/three/model-variant'
+import { mayFetchAhead } from '@/three/when-to-load'
 
 /** Props for `ArLink`: the slice's AR settings as `viewerAr` read them (src/three/fields.ts). */
 export type ArLinkProps = {
@@ -157,8 +158,8 @@ function WebXrOr({
 }
 
 /**
- * The button that starts the in-page AR session. Its code (three.js, the loader, the overlay) is
- * imported on the press, never before. A session the browser refuses for want of a fresh press
+ * The button that starts the in-page AR session. Its code (three.js, the loader, the overlay) and
+ * its model are fetched when the visitor points at it or focuses it, never with the page. A session the browser refuses for want of a fresh press
  * asks for another; one it cannot start at all opens Scene Viewer instead on Android, or says why.
  */
 function WebXrButton({
@@ -172,6 +173,20 @@ function WebXrButton({
 }) {
   const ref = useRef<HTMLButtonElement>(null)
   const [state, setState] = useState<{ busy: boolean; message?: string }>({ busy: false })
+  // The visitor points at the button or reaches it with the keyboard: the session's code and the
+  // `ar` model start to arrive then, so the press finds them in memory and the HTTP cache (the
+  // model is served for good under its URL) instead of fetching them after it. Not where the
+  // browser says the visitor saves data or is on 2G: they come on the press.
+  const warmed = useRef(false)
+  const warm = () => {
+    if (warmed.current || !mayFetchAhead()) return
+    warmed.current = true
+    import('@/three/ar/session').catch(() => {})
+    fetch(model).then(
+      (response) => response.arrayBuffer(),
+      () => {},
+    )
+  }
   const press = async () => {
     if (state.busy) return
     performance.mark(AR_MARKS.press)
@@ -208,6 +223,9 @@ function WebXrButton({
         data-ar-link=""
         data-ar-mode="webxr"
         aria-busy={state.busy}
+        onPointerEnter={warm}
+        onPointerDown={warm}
+        onFocus={warm}
         onClick={press}
       >
         {mark}
