@@ -1,5 +1,5 @@
 // `npm run bench:viewers -- [--origins label=URL[,label=URL…]] [--content label=DIR,…] [--runs N]
-//   [--models a,b] [--trace FILE]`: Facet's viewer beside Google's `<model-viewer>` on each model of
+//   [--models a,b] [--trace FILE] [--network slow4g]`: Facet's viewer beside Google's `<model-viewer>` on each model of
 // the test corpus (tests/fixtures/model-corpus.ts), in one run, visit by visit.
 //
 // The protocol (bench/lib/viewer-live.ts), the same for both: headless Chromium at a phone's
@@ -14,6 +14,10 @@
 // - **`<model-viewer>`** (bench/lib/model-viewer.ts): the element from npm, its decoders served
 //   locally, on a page with the viewer where the showcase has it, given the model as uploaded;
 //   for the 4K scan also given Facet's low variant (`heavy (low variant)`).
+//
+// `--network slow4g`: every visit, both viewers', over Lighthouse's mobile network (150 ms round
+// trip, 1.6 Mbit/s down), the anchor given its files and the model Brotli-compressed as Facet's
+// server sends its own; the report goes to bench/viewers-slow4g.json.
 //
 // Also: the bytes a visitor who never scrolls receives on the showcase, by 2.5 s and 10 s after
 // `load`, per site. Reported for each model: time to live, bytes over the wire before the scroll and from it to live,
@@ -42,6 +46,8 @@ import {
   environment,
   measureLive,
   median,
+  setNetwork,
+  SLOW_4G,
   type LiveRun,
 } from './lib/viewer-live'
 import { writeViewersSection } from './lib/viewers-report.mjs'
@@ -53,8 +59,12 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '3' },
     models: { type: 'string' },
     trace: { type: 'string' },
+    network: { type: 'string', default: 'localhost' },
   },
 })
+if (values.network !== 'localhost' && values.network !== 'slow4g')
+  throw new Error(`--network: "${values.network}" is neither localhost nor slow4g`)
+setNetwork(values.network === 'slow4g' ? SLOW_4G : null)
 const ORIGINS = originsOf(values.origins!)
 const contentOf = contentFolders(values.content)
 const RUNS = Number(values.runs)
@@ -215,8 +225,12 @@ async function main() {
     anchor: `@google/model-viewer ${MODEL_VIEWER_VERSION} (dist/model-viewer.min.js, decoders served locally)`,
     rows,
   }
-  writeFileSync('bench/viewers.json', JSON.stringify(report, null, 2) + '\n')
-  writeViewersSection('bench/report.md', report)
+  if (values.network === 'slow4g')
+    writeFileSync('bench/viewers-slow4g.json', JSON.stringify(report, null, 2) + '\n')
+  else {
+    writeFileSync('bench/viewers.json', JSON.stringify(report, null, 2) + '\n')
+    writeViewersSection('bench/report.md', report)
+  }
   const behind = rows.filter((r) => r.ratio[ORIGINS.at(-1)!.label]! > 1)
   console.log(
     behind.length

@@ -10,6 +10,9 @@ const failures = []
 console.log(
   `framework floor (not-found page): ${kb(report.floorGzip)} gzipped; 3D chunk(s): ${kb(report.threeGzip)} gzipped`,
 )
+console.log(
+  `3D render worker's scripts (${report.worker.chunks.length}): ${kb(report.worker.wire)} on the wire (Brotli), ${kb(report.worker.gzip)} gzipped; the decoders' loaders, on demand: ${kb(report.worker.lazyTotal.wire)} on the wire, ${kb(report.worker.lazyTotal.gzip)} gzipped`,
+)
 for (const page of report.pages) {
   const over = page.ownGzip > OWN_JS_BUDGET
   console.log(

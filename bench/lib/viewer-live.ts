@@ -14,6 +14,34 @@ import { textureShares } from '../../tests/fixtures/model-corpus'
 import { TASK_TRACE_CATEGORIES, threadTimes } from './trace-tasks.mjs'
 
 export const CPU = 4
+
+/**
+ * Lighthouse's mobile network ("slow 4G": its `mobileSlow4G` throttling), for `--network slow4g`:
+ * 150 ms a round trip, 1.6 Mbit/s down, 750 kbit/s up. Chromium applies DevTools' conditions to
+ * the page's requests and its dedicated workers' alike.
+ */
+export const SLOW_4G = {
+  offline: false,
+  latency: 150,
+  downloadThroughput: (1.6 * 1024 * 1024) / 8,
+  uploadThroughput: (750 * 1024) / 8,
+}
+
+/** The network every measured visit goes through: none (localhost as it is) unless set. */
+let network: typeof SLOW_4G | null = null
+export function setNetwork(conditions: typeof SLOW_4G | null): void {
+  network = conditions
+}
+export const networkName = () => (network ? 'slow 4G (150 ms RTT, 1.6 Mbit/s down)' : 'localhost')
+
+/** A new visit's CDP session: the CPU slowed, and the network's conditions where set. */
+export async function throttle(cdp: import('@playwright/test').CDPSession): Promise<void> {
+  await throttle(cdp)
+  if (network) {
+    await cdp.send('Network.enable')
+    await cdp.send('Network.emulateNetworkConditions', network)
+  }
+}
 export const PHONE = {
   viewport: { width: 412, height: 823 },
   deviceScaleFactor: 1.75,
@@ -26,7 +54,7 @@ export function environment(): string {
     .loadavg()
     .map((l) => l.toFixed(2))
     .join(' ')
-  return `headless Chromium (SwiftShader), ${PHONE.viewport.width}×${PHONE.viewport.height} at ${PHONE.deviceScaleFactor}×, CPU ${CPU}× slower, ${os.cpus().length} cores, load average ${load}`
+  return `headless Chromium (SwiftShader), ${PHONE.viewport.width}×${PHONE.viewport.height} at ${PHONE.deviceScaleFactor}×, CPU ${CPU}× slower, network ${networkName()}, ${os.cpus().length} cores, load average ${load}`
 }
 
 export type LiveRun = {
@@ -66,7 +94,7 @@ export async function measureLive(
   const context = await browser.newContext({ ...PHONE, hasTouch: true })
   const page = await context.newPage()
   const cdp = await context.newCDPSession(page)
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU })
+  await throttle(cdp)
   const decoders = new Map<string, number>()
   page.on('response', async (response) => {
     const url = new URL(response.url())
@@ -266,7 +294,7 @@ export async function bytesWithoutInput(
   const context = await browser.newContext({ ...PHONE, hasTouch: true })
   const page = await context.newPage()
   const cdp = await context.newCDPSession(page)
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU })
+  await throttle(cdp)
   const bytes = countBytes(context)
   await page.goto(`${origin}/en-us/showcase`, { waitUntil: 'load' })
   const loaded = Date.now()

@@ -1,7 +1,7 @@
 // Measures the JavaScript each prerendered page loads up front, from the production build on
 // disk: the <script src> chunks in its HTML, gzipped as `next start` serves them (level 6).
 // Byte sizes are stable, so they can be checked in tests; times never are.
-import { existsSync, readFileSync, readdirSync } from 'node:fs'
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
 import { gzipSync } from 'node:zlib'
 import path from 'node:path'
 
@@ -32,6 +32,54 @@ export function gzipSize(urlPath) {
     gzCache.set(urlPath, existsSync(file) ? gzipSync(readFileSync(file), { level: 6 }).length : 0)
   }
   return gzCache.get(urlPath)
+}
+
+const wireCache = new Map()
+/**
+ * Bytes on the wire of a file under .next (by its /_next/… URL path) for a browser that asks for
+ * Brotli: its Brotli copy, which the server sends (server/static-assets.mjs), or gzipped as the
+ * compression layer would send a file without one.
+ */
+export function wireSize(urlPath) {
+  if (!wireCache.has(urlPath)) {
+    const file = path.join(
+      STATIC_DIR,
+      decodeURIComponent(urlPath.replace(/^\/_next\//, '').split('?')[0]),
+    )
+    wireCache.set(
+      urlPath,
+      existsSync(`${file}.br`) ? statSync(`${file}.br`).size : gzipSize(urlPath),
+    )
+  }
+  return wireCache.get(urlPath)
+}
+
+/**
+ * The scripts the 3D's render worker loads, as the page's chunk that starts it lists them
+ * (Turbopack: `new Worker(new URL('render.worker.ts'))` becomes its worker bootstrap and a list of
+ * chunks): three.js, R3F, the scenes, the loaders. The loaders a model may not need (decoders-lazy)
+ * are a chunk of their own, loaded on demand: `lazy`, those that hold them.
+ */
+export function workerChunks() {
+  const dir = path.join('.next', 'static', 'chunks')
+  if (!existsSync(dir)) return { chunks: [], lazy: [] }
+  for (const entry of readdirSync(dir)) {
+    if (!entry.endsWith('.js')) continue
+    const text = readFileSync(path.join(dir, entry), 'utf8')
+    const at = text.indexOf('render.worker.')
+    if (at < 0) continue
+    const call = /"(static\/chunks\/turbopack-worker-[^"]+\.js)",\[([^\]]*)\]/.exec(text.slice(at))
+    if (!call) continue
+    const chunks = [call[1], ...[...call[2].matchAll(/"([^"]+)"/g)].map((m) => m[1])].map(
+      (file) => `/_next/${file}`,
+    )
+    const lazy = readdirSync(dir)
+      .filter((name) => name.endsWith('.js'))
+      .filter((name) => readFileSync(path.join(dir, name), 'utf8').includes('transcoderPending'))
+      .map((name) => `/_next/static/chunks/${name}`)
+    return { chunks, lazy }
+  }
+  return { chunks: [], lazy: [] }
 }
 
 /** The script chunks a page's HTML loads before any interaction. */
@@ -99,6 +147,15 @@ export function measureBundles() {
     floorGzip: floor,
     threeChunks: three.map((src) => ({ src, gzip: gzipSize(src) })),
     threeGzip: sum(three),
+    worker: (() => {
+      const { chunks, lazy } = workerChunks()
+      const sized = (list) => list.map((src) => ({ src, gzip: gzipSize(src), wire: wireSize(src) }))
+      const total = (list) => ({
+        gzip: list.reduce((t, src) => t + gzipSize(src), 0),
+        wire: list.reduce((t, src) => t + wireSize(src), 0),
+      })
+      return { chunks: sized(chunks), ...total(chunks), lazy: sized(lazy), lazyTotal: total(lazy) }
+    })(),
     pages: rows,
   }
 }
