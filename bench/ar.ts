@@ -9,7 +9,11 @@
 //    thread's long tasks from the navigation to 4 s after `load` (before the 3D's quiet-window
 //    start), at 4× CPU. What the AR button costs a visitor who never presses it.
 // 3. On each site that offers the in-page session (WebXR, emulated by IWER with a scanned room),
-//    the time from the press to the session's first XR frame and to its model loaded, at 4× CPU.
+//    the time from the press to the session's first XR frame and to its model loaded, at 4× CPU;
+//    and the same press on `<model-viewer>` (`ar ar-modes="webxr"`, given the last site's `ar`
+//    file of the showcase's lamp, its page loaded and its model shown first). The press is a tap,
+//    as on a phone; the first XR frame is the first frame callback of the session that returned,
+//    heard the same way on both.
 // Medians of N runs (3).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
@@ -23,6 +27,7 @@ import { AR_MARKS } from '../src/lib/ar'
 import { emulateArPhone } from '../tests/e2e/support/webxr'
 import { CORPUS, modelCorpus } from '../tests/fixtures/model-corpus'
 import { originsOf } from './lib/origins'
+import { serveModelViewer } from './lib/model-viewer'
 import { CPU, median } from './lib/viewer-live'
 
 const { values } = parseArgs({
@@ -129,38 +134,96 @@ async function beforePress(browser: Browser, origin: string) {
 }
 
 /** Part 3: the press to the first XR frame and to the model, under IWER; null without WebXR. */
-async function pressToFrame(browser: Browser, origin: string) {
+/** Heard the same way on any page: the press (the first click) and the session's first frame. */
+const PRESS = 'bench:press'
+const XR_FRAME = 'bench:xr-first-frame'
+function hearPressAndFrame() {
+  document.addEventListener('click', () => performance.mark('bench:press'), {
+    capture: true,
+    once: true,
+  })
+  const xr = navigator.xr as unknown as {
+    requestSession: (...args: unknown[]) => Promise<{
+      requestAnimationFrame: (callback: (time: number, frame: unknown) => void) => number
+    }>
+  }
+  const request = xr.requestSession.bind(xr)
+  xr.requestSession = async (...args: unknown[]) => {
+    const session = await request(...args)
+    const raf = session.requestAnimationFrame.bind(session)
+    let heard = false
+    session.requestAnimationFrame = (callback) =>
+      raf((time, frame) => {
+        callback(time, frame)
+        if (!heard) {
+          heard = true
+          performance.mark('bench:xr-first-frame')
+        }
+      })
+    return session
+  }
+}
+
+/** An AR phone's page at `url`, CPU 4× slower once `ready` resolves; null where `button` never shows. */
+async function pressOn(
+  browser: Browser,
+  url: string,
+  button: string,
+  ready: (page: import('@playwright/test').Page) => Promise<unknown>,
+  modelMark: string | null,
+) {
   const context = await browser.newContext({ ...PHONE, deviceScaleFactor: 1 })
   await emulateArPhone(context, PHONE.userAgent)
+  await context.addInitScript('globalThis.__name = (fn) => fn')
+  await context.addInitScript(hearPressAndFrame)
   const page = await context.newPage()
   const cdp = await context.newCDPSession(page)
-  await page.goto(`${origin}${SHOWCASE}`, { waitUntil: 'load' })
-  const button = page.locator('button[data-ar-link]')
+  await page.goto(url, { waitUntil: 'load' })
   try {
-    await button.waitFor({ timeout: 15_000 })
+    await page.locator(button).waitFor({ timeout: 15_000 })
+    await ready(page)
   } catch {
     await context.close()
     return null
   }
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU })
-  await button.click()
+  await page.locator(button).tap()
   const marks = await page.waitForFunction(
     (names) => {
       // (No named function in here: tsx would wrap it in a helper the page does not have.)
-      const [press, frame, model] = names.map(
-        (name) => performance.getEntriesByName(name)[0]?.startTime,
+      const [press, frame, model] = names.map((name) =>
+        name ? performance.getEntriesByName(name)[0]?.startTime : 0,
       )
       return press !== undefined && frame !== undefined && model !== undefined
         ? { frame: frame - press, model: model - press }
         : null
     },
-    [AR_MARKS.press, AR_MARKS.firstFrame, AR_MARKS.model],
+    [PRESS, XR_FRAME, modelMark],
     { timeout: 60_000 },
   )
   const value = (await marks.jsonValue())!
   await context.close()
-  return { firstFrameMs: ms(value.frame), modelMs: ms(value.model) }
+  return { firstFrameMs: ms(value.frame), modelMs: modelMark ? ms(value.model) : null }
 }
+
+/** Part 3: the press to the first XR frame and to the model, under IWER; null without WebXR. */
+const pressToFrame = (browser: Browser, origin: string) =>
+  pressOn(browser, `${origin}${SHOWCASE}`, 'button[data-ar-link]', async () => {}, AR_MARKS.model)
+
+/** The same on `<model-viewer>`, its page loaded and its model shown before the press. */
+const anchorPressToFrame = (browser: Browser, url: string) =>
+  pressOn(
+    browser,
+    url,
+    'model-viewer #default-ar-button',
+    (page) =>
+      page.waitForFunction(
+        () => (document.querySelector('model-viewer') as { loaded?: boolean } | null)?.loaded,
+        undefined,
+        { timeout: 30_000 },
+      ),
+    null,
+  )
 
 async function main() {
   const load = () =>
@@ -176,16 +239,37 @@ async function main() {
   const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs })
   const pages: Record<string, Awaited<ReturnType<typeof beforePress>>[]> = {}
   const presses: Record<string, NonNullable<Awaited<ReturnType<typeof pressToFrame>>>[]> = {}
+  // The anchor, given the last site's `ar` file of the showcase's lamp.
+  const anchorSite = await serveModelViewer()
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'facet-bench-ar-anchor-'))
+  const last = ORIGINS.at(-1)!.url
+  const lamp = /\/local\/prismic\/media\/models\/lamp\.glb\?v=[\w-]+/.exec(
+    await (await fetch(`${last}${SHOWCASE}`)).text(),
+  )?.[0]
+  if (!lamp) throw new Error(`${last}${SHOWCASE} names no lamp.glb`)
+  const arFile = path.join(scratch, 'lamp-ar.glb')
+  writeFileSync(arFile, Buffer.from(await (await fetch(`${last}${lamp}&tier=ar`)).arrayBuffer()))
+  const anchorUrl = anchorSite.show(
+    'lamp-ar.glb',
+    arFile,
+    { top: 0, width: 412, height: 412 },
+    'ar ar-modes="webxr"',
+  )
   try {
     // Interleaved, so every site meets the same load on the machine.
-    for (let i = 0; i < RUNS; i++)
+    for (let i = 0; i < RUNS; i++) {
       for (const { label, url } of ORIGINS) {
         ;(pages[label] ??= []).push(await beforePress(browser, url))
         const press = await pressToFrame(browser, url)
         if (press) (presses[label] ??= []).push(press)
       }
+      const press = await anchorPressToFrame(browser, anchorUrl)
+      if (press) (presses['model-viewer'] ??= []).push(press)
+    }
   } finally {
     await browser.close()
+    await anchorSite.close()
+    rmSync(scratch, { recursive: true, force: true })
   }
   const summary = (runs: Record<string, number>[]) =>
     Object.fromEntries(Object.keys(runs[0]!).map((key) => [key, median(runs.map((r) => r[key]!))]))
@@ -197,9 +281,11 @@ async function main() {
       Object.entries(pages).map(([label, runs]) => [label, summary(runs)]),
     ),
     pressToFrame: Object.fromEntries(
-      ORIGINS.map(({ label }) => [
+      [...ORIGINS.map(({ label }) => label), 'model-viewer'].map((label) => [
         label,
-        presses[label] ? summary(presses[label]) : 'no in-page AR session',
+        presses[label]
+          ? summary(presses[label] as unknown as Record<string, number>[])
+          : 'no in-page AR session',
       ]),
     ),
   }

@@ -100,8 +100,10 @@ async function end(
   return { shot }
 }
 
+// A second first: the worker's frame reaches the screen late in SwiftShader, and a new
+// environment is drawn after a frame without the model (the scene waits for the light).
 const settledOrNow = (stage: Locator, settle: boolean) =>
-  settle ? settled(stage) : pause(300).then(() => png(stage))
+  settle ? pause(1000).then(() => settled(stage)) : pause(300).then(() => png(stage))
 
 async function measure(page: Page, renderPath: string, hdr: string) {
   // tsx (esbuild, keepNames) wraps named functions with `__name`, which the page does not have.

@@ -16,8 +16,10 @@
 //   for the 4K scan also given Facet's low variant (`heavy (low variant)`).
 //
 // `--network slow4g`: every visit, both viewers', over Lighthouse's mobile network (150 ms round
-// trip, 1.6 Mbit/s down), the anchor given its files and the model Brotli-compressed as Facet's
-// server sends its own; the report goes to bench/viewers-slow4g.json.
+// trip, 1.6 Mbit/s down), and the anchor in Facet's own showcase (its HTML, styles and images,
+// without Facet's scripts, `<model-viewer>` in the viewer's stage: serveAnchorInShowcase), its
+// files and the model Brotli-compressed from the same origin, as Facet's server sends its own;
+// the report goes to bench/viewers-slow4g.json.
 //
 // Also: the bytes a visitor who never scrolls receives on the showcase, by 2.5 s and 10 s after
 // `load`, per site. Reported for each model: time to live, bytes over the wire before the scroll and from it to live,
@@ -26,10 +28,11 @@
 // bench/report.md. `--trace FILE` writes each thread's time, scroll to live, for Facet's first
 // run of each model on each site and the anchor's (FILE.<model>.<site>.json, FILE.<model>.model-viewer.json,
 // and the raw trace beside each).
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import { chromium } from '@playwright/test'
 import { chromiumArgs, chromiumPath } from '../playwright.config'
 import { CORPUS, modelCorpus } from '../tests/fixtures/model-corpus'
@@ -37,6 +40,8 @@ import { serveModel, unserveModels } from '../tests/fixtures/served-models'
 import {
   measureAnchor,
   MODEL_VIEWER_VERSION,
+  modelViewerScript,
+  serveAnchorInShowcase,
   serveModelViewer,
   type AnchorRun,
 } from './lib/model-viewer'
@@ -51,6 +56,7 @@ import {
   type LiveRun,
 } from './lib/viewer-live'
 import { writeViewersSection } from './lib/viewers-report.mjs'
+import { measureBundles } from '../scripts/lib/bundles.mjs'
 
 const { values } = parseArgs({
   options: {
@@ -115,6 +121,8 @@ async function lowVariant(origin: string, sitePath: string, dir: string, name: s
 
 /** When a visitor who never scrolls is counted, after `load`. */
 const NEVER_SCROLLS_MS = [2500, 10_000]
+/** Where: the home page (its 3D hero), the showcase, and a project page (its hero's model). */
+const NEVER_SCROLLS_PAGES = ['/en-us', '/en-us/showcase', '/en-us/work/lumen-lamp']
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`
 const line = (f: Figures) =>
@@ -123,19 +131,31 @@ const line = (f: Figures) =>
 async function main() {
   const corpus = await modelCorpus()
   const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs })
-  const anchorSite = await serveModelViewer()
+  // Over slow 4G, the anchor in the showcase itself (the same page, from the same origin); over
+  // localhost, on a page of its own as tall as the showcase above its viewer.
+  const anchorSite =
+    values.network === 'slow4g'
+      ? await serveAnchorInShowcase(ORIGINS.at(-1)!.url)
+      : await serveModelViewer()
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'facet-bench-viewers-'))
   const rows: Row[] = []
-  /** Bytes by 2.5 s and 10 s after `load` for a visitor who never scrolls, per site, runs. */
-  const idle: Record<string, Record<string, number>[]> = {}
+  /**
+   * Bytes by 2.5 s and 10 s after `load` for a visitor who never scrolls, per page and site, runs:
+   * what the warm-up costs one who never reaches the 3D.
+   */
+  const idle: Record<string, Record<string, Record<string, number>[]>> = {}
   try {
     for (let i = 0; i < RUNS; i++)
-      for (const { label, url } of ORIGINS)
-        (idle[label] ??= []).push(await bytesWithoutInput(browser, url, NEVER_SCROLLS_MS))
-    for (const { label } of ORIGINS)
-      console.log(
-        `showcase, never scrolled, ${label}: ${NEVER_SCROLLS_MS.map((ms) => `${kb(median(idle[label]!.map((r) => r[String(ms)]!)))} by ${ms / 1000} s`).join(', ')} after load`,
-      )
+      for (const pathname of NEVER_SCROLLS_PAGES)
+        for (const { label, url } of ORIGINS)
+          ((idle[pathname] ??= {})[label] ??= []).push(
+            await bytesWithoutInput(browser, url, NEVER_SCROLLS_MS, pathname),
+          )
+    for (const pathname of NEVER_SCROLLS_PAGES)
+      for (const { label } of ORIGINS)
+        console.log(
+          `${pathname}, never scrolled, ${label}: ${NEVER_SCROLLS_MS.map((ms) => `${kb(median(idle[pathname]![label]!.map((r) => r[String(ms)]!)))} by ${ms / 1000} s`).join(', ')} after load`,
+        )
     for (const name of NAMES) {
       const model = corpus.find((m) => m.name === name)!
       const served = Object.fromEntries(
@@ -209,16 +229,53 @@ async function main() {
     await anchorSite.close()
     for (const { label } of ORIGINS) unserveModels(contentOf(label))
   }
+  // The code each viewer needs, on the wire and gzipped: Facet's render worker's scripts (this
+  // checkout's build) beside `<model-viewer>`'s whole script.
+  const worker = measureBundles().worker
+  const anchorScript = readFileSync(modelViewerScript())
+  const code = {
+    facet: { wire: worker.wire, gzip: worker.gzip, decodersLoaders: worker.lazyTotal },
+    anchor: {
+      wire: brotliCompressSync(anchorScript, {
+        params: { [constants.BROTLI_PARAM_QUALITY]: 11 },
+      }).length,
+      gzip: gzipSync(anchorScript, { level: 6 }).length,
+    },
+  }
+  console.log(
+    `code: Facet's render worker ${kb(code.facet.wire)} on the wire (${kb(code.facet.gzip)} gzipped); <model-viewer> ${kb(code.anchor.wire)} (${kb(code.anchor.gzip)} gzipped)`,
+  )
   const report = {
     date: new Date().toISOString(),
+    code,
     environment: environment(),
     runs: RUNS,
     origins: ORIGINS,
+    // The showcase's, as before; and every page measured.
     neverScrolls: Object.fromEntries(
       ORIGINS.map(({ label }) => [
         label,
         Object.fromEntries(
-          NEVER_SCROLLS_MS.map((ms) => [ms, median(idle[label]!.map((r) => r[String(ms)]!))]),
+          NEVER_SCROLLS_MS.map((ms) => [
+            ms,
+            median(idle['/en-us/showcase']![label]!.map((r) => r[String(ms)]!)),
+          ]),
+        ),
+      ]),
+    ),
+    neverScrollsByPage: Object.fromEntries(
+      NEVER_SCROLLS_PAGES.map((pathname) => [
+        pathname,
+        Object.fromEntries(
+          ORIGINS.map(({ label }) => [
+            label,
+            Object.fromEntries(
+              NEVER_SCROLLS_MS.map((ms) => [
+                ms,
+                median(idle[pathname]![label]!.map((r) => r[String(ms)]!)),
+              ]),
+            ),
+          ]),
         ),
       ]),
     ),

@@ -10,7 +10,13 @@
 // gzip) as Facet's server sends its own.
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
@@ -52,33 +58,29 @@ export function modelViewerScript(): string {
 }
 
 /** The page: a block as tall as the showcase's content above its viewer, then the viewer. */
-function page(model: string, stage: LiveRun['stage']): string {
+function page(model: string, stage: LiveRun['stage'], attributes = ''): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>model-viewer</title>
-<script>
-  // Decoders from this server, not Google's CDN (the element reads these before its first load).
-  self.ModelViewerElement = {
-    dracoDecoderLocation: '/draco/',
-    ktx2TranscoderLocation: '/basis/',
-    meshoptDecoderLocation: '/meshopt_decoder.js',
-  }
-</script>
+${decodersConfig('')}
 <script type="module" src="/model-viewer.min.js"></script>
 <style>body{margin:0;font:16px system-ui}.above{height:${Math.round(stage.top)}px;padding:1rem}
 model-viewer{display:block;width:${Math.round(stage.width)}px;height:${Math.round(stage.height)}px;margin:0 auto}</style>
 </head><body>
 <div class="above"><h1>Showcase</h1><p>The content above the viewer.</p></div>
-<model-viewer src="/models/${encodeURIComponent(model)}" alt="The model" camera-controls></model-viewer>
+<model-viewer src="/models/${encodeURIComponent(model)}" alt="The model" camera-controls ${attributes}></model-viewer>
 </body></html>`
 }
 
 /** What the bench's server answers: paths to files, gzipped where a host would. */
 export type ModelViewerSite = {
   origin: string
-  /** Serves `file` at `/models/<name>` and returns the page's URL that shows it. */
-  show: (name: string, file: string, stage: LiveRun['stage']) => string
+  /**
+   * Serves `file` at `/models/<name>` and returns the page's URL that shows it (with the element's
+   * `attributes` besides, on its own page).
+   */
+  show: (name: string, file: string, stage: LiveRun['stage'], attributes?: string) => string
   close: () => Promise<void>
 }
 
@@ -89,17 +91,69 @@ const TYPES: Record<string, string> = {
   '.glb': 'model/gltf-binary',
 }
 
-export async function serveModelViewer(): Promise<ModelViewerSite> {
-  const script = modelViewerScript()
-  const files = new Map<string, string>([
-    ['/model-viewer.min.js', script],
-    ['/meshopt_decoder.js', path.resolve('node_modules/meshoptimizer/meshopt_decoder.cjs')],
-    ['/draco/draco_decoder.js', path.join(THREE_LIBS, 'draco/gltf/draco_decoder.js')],
-    ['/draco/draco_decoder.wasm', path.join(THREE_LIBS, 'draco/gltf/draco_decoder.wasm')],
-    ['/draco/draco_wasm_wrapper.js', path.join(THREE_LIBS, 'draco/gltf/draco_wasm_wrapper.js')],
-    ['/basis/basis_transcoder.js', path.join(THREE_LIBS, 'basis/basis_transcoder.js')],
-    ['/basis/basis_transcoder.wasm', path.join(THREE_LIBS, 'basis/basis_transcoder.wasm')],
+/** The element's files, by the path the page asks for them under `prefix`. */
+function anchorFiles(prefix: string): Map<string, string> {
+  return new Map<string, string>([
+    [`${prefix}/model-viewer.min.js`, modelViewerScript()],
+    [
+      `${prefix}/meshopt_decoder.js`,
+      path.resolve('node_modules/meshoptimizer/meshopt_decoder.cjs'),
+    ],
+    [`${prefix}/draco/draco_decoder.js`, path.join(THREE_LIBS, 'draco/gltf/draco_decoder.js')],
+    [`${prefix}/draco/draco_decoder.wasm`, path.join(THREE_LIBS, 'draco/gltf/draco_decoder.wasm')],
+    [
+      `${prefix}/draco/draco_wasm_wrapper.js`,
+      path.join(THREE_LIBS, 'draco/gltf/draco_wasm_wrapper.js'),
+    ],
+    [`${prefix}/basis/basis_transcoder.js`, path.join(THREE_LIBS, 'basis/basis_transcoder.js')],
+    [`${prefix}/basis/basis_transcoder.wasm`, path.join(THREE_LIBS, 'basis/basis_transcoder.wasm')],
   ])
+}
+
+/** The element's configuration: its decoders from `prefix` on this origin, not Google's CDN. */
+const decodersConfig = (prefix: string) => `<script>
+  self.ModelViewerElement = {
+    dracoDecoderLocation: '${prefix}/draco/',
+    ktx2TranscoderLocation: '${prefix}/basis/',
+    meshoptDecoderLocation: '${prefix}/meshopt_decoder.js',
+  }
+</script>`
+
+/**
+ * Sends `body` (a file's or a page's) as a host would: Brotli where the browser asks for it, else
+ * gzip, the model included, as Facet's server sends its own files, so that neither pays for bytes
+ * the other is spared. Compressed copies of files are kept by `key`.
+ */
+function sendEncoded(
+  request: IncomingMessage,
+  response: ServerResponse,
+  body: Buffer,
+  type: string,
+  kept: Map<string, Buffer> | null,
+  key: string,
+) {
+  const accepts = String(request.headers['accept-encoding'])
+  const encoding = /\bbr\b/.test(accepts) ? 'br' : /\bgzip\b/.test(accepts) ? 'gzip' : null
+  if (encoding) {
+    const cached = kept?.get(`${encoding} ${key}`)
+    body =
+      cached ??
+      (encoding === 'br'
+        ? brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } })
+        : gzipSync(body, { level: 9 }))
+    kept?.set(`${encoding} ${key}`, body)
+  }
+  response.writeHead(200, {
+    'content-type': TYPES[type] ?? 'application/octet-stream',
+    'content-length': body.length,
+    'cache-control': 'no-cache',
+    ...(encoding ? { 'content-encoding': encoding } : {}),
+  })
+  response.end(body)
+}
+
+export async function serveModelViewer(): Promise<ModelViewerSite> {
+  const files = anchorFiles('')
   const pages = new Map<string, string>()
   const zipped = new Map<string, Buffer>()
   const server: Server = createServer((request, response) => {
@@ -110,37 +164,101 @@ export async function serveModelViewer(): Promise<ModelViewerSite> {
       response.writeHead(404).end()
       return
     }
-    const type = html ? '.html' : path.extname(file!)
-    // Brotli where the browser asks for it, else gzip, the model included: as Facet's server
-    // sends its own files, so that neither pays for bytes the other is spared.
-    const accepts = String(request.headers['accept-encoding'])
-    const encoding = /\bbr\b/.test(accepts) ? 'br' : /\bgzip\b/.test(accepts) ? 'gzip' : null
-    let body: Buffer = html ? Buffer.from(html) : readFileSync(file!)
-    if (encoding) {
-      const key = `${encoding} ${url.pathname}`
-      body =
-        (!html && zipped.get(key)) ||
-        (encoding === 'br'
-          ? brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } })
-          : gzipSync(body, { level: 9 }))
-      if (!html) zipped.set(key, body)
-    }
-    response.writeHead(200, {
-      'content-type': TYPES[type] ?? 'application/octet-stream',
-      'content-length': body.length,
-      'cache-control': 'no-cache',
-      ...(encoding ? { 'content-encoding': encoding } : {}),
-    })
-    response.end(body)
+    if (html) sendEncoded(request, response, Buffer.from(html), '.html', null, url.pathname)
+    else
+      sendEncoded(request, response, readFileSync(file!), path.extname(file!), zipped, url.pathname)
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   return {
     origin,
-    show: (name, file, stage) => {
+    show: (name, file, stage, attributes) => {
       files.set(`/models/${name}`, file)
-      pages.set(`/${name}.html`, page(name, stage))
+      pages.set(`/${name}.html`, page(name, stage, attributes))
       return `${origin}/${name}.html`
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  }
+}
+
+/** Where the same-page anchor's own files are, on the showcase's origin. */
+const ANCHOR = '/__anchor'
+
+/**
+ * `<model-viewer>` in Facet's own showcase page, for `--network slow4g`: a server in front of the
+ * site (`facet`) that passes every request on, except the showcase itself, which it answers as
+ * the site wrote it (its HTML, styles, images and fonts, the same scroll to the viewer) with the
+ * site's scripts taken out and `<model-viewer>` in the viewer's stage, and the element's files
+ * and the model, which it serves from this same origin, Brotli-compressed. So both viewers are
+ * measured in the same page, from one origin, over the same network; the site's policy header is
+ * left out for this page (it would refuse the element's inline configuration).
+ */
+export async function serveAnchorInShowcase(facet: string): Promise<ModelViewerSite> {
+  const files = anchorFiles(ANCHOR)
+  const zipped = new Map<string, Buffer>()
+  const shown = new Map<string, string>()
+  const target = new URL(facet)
+  const server: Server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://bench')
+    const file = files.get(url.pathname)
+    if (file) {
+      sendEncoded(request, response, readFileSync(file), path.extname(file), zipped, url.pathname)
+      return
+    }
+    const model = url.searchParams.get('anchor')
+    if (model && shown.has(model)) {
+      void fetch(`${facet}${url.pathname}`, { headers: { 'accept-encoding': 'identity' } })
+        .then((answer) => answer.text())
+        .then((html) => {
+          const body = html
+            .replace(/<script\b[^>]*>[\s\S]*?<\/script>/g, '')
+            .replace(/<link\b[^>]*rel="(?:modulepreload|preload)"[^>]*as="script"[^>]*>/g, '')
+            .replace(
+              '</head>',
+              `${decodersConfig(ANCHOR)}<script type="module" src="${ANCHOR}/model-viewer.min.js"></script></head>`,
+            )
+            .replace(
+              '</body>',
+              `<script>
+  const stage = document.querySelector('[data-3d-kind="viewer"] [data-3d-stage]')
+  const viewer = document.createElement('model-viewer')
+  viewer.setAttribute('src', '${ANCHOR}/models/${encodeURIComponent(model)}')
+  viewer.setAttribute('alt', stage.getAttribute('aria-label') || 'The model')
+  viewer.setAttribute('camera-controls', '')
+  viewer.style.cssText = 'display:block;position:absolute;inset:0;width:100%;height:100%'
+  stage.replaceChildren(viewer)
+</script></body>`,
+            )
+          sendEncoded(request, response, Buffer.from(body), '.html', null, url.pathname)
+        })
+        .catch((error: unknown) => response.writeHead(502).end(String(error)))
+      return
+    }
+    // Everything else is the site's, as it answers it.
+    const upstream = httpRequest(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: request.url,
+        method: request.method,
+        headers: { ...request.headers, host: target.host },
+      },
+      (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.headers)
+        answer.pipe(response)
+      },
+    )
+    upstream.on('error', (error) => response.writeHead(502).end(String(error)))
+    request.pipe(upstream)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  return {
+    origin,
+    show: (name, file) => {
+      files.set(`${ANCHOR}/models/${name}`, file)
+      shown.set(name, file)
+      return `${origin}/en-us/showcase?anchor=${encodeURIComponent(name)}`
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   }

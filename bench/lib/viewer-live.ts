@@ -36,7 +36,7 @@ export const networkName = () => (network ? 'slow 4G (150 ms RTT, 1.6 Mbit/s dow
 
 /** A new visit's CDP session: the CPU slowed, and the network's conditions where set. */
 export async function throttle(cdp: import('@playwright/test').CDPSession): Promise<void> {
-  await throttle(cdp)
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU })
   if (network) {
     await cdp.send('Network.enable')
     await cdp.send('Network.emulateNetworkConditions', network)
@@ -283,20 +283,22 @@ export function countBytes(context: BrowserContext): { settle: () => Promise<num
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 
 /**
- * What a visitor who never scrolls pays on `origin`'s showcase: bytes over the wire (bodies as
- * sent) by `marks` milliseconds after `load` each, a phone at 4× CPU as above, no input at all.
+ * What a visitor who never scrolls pays on `origin`'s page `pathname` (the showcase unless said):
+ * bytes over the wire (bodies as sent) by `marks` milliseconds after `load` each, a phone at 4×
+ * CPU as above, no input at all.
  */
 export async function bytesWithoutInput(
   browser: Browser,
   origin: string,
   marks: number[],
+  pathname = '/en-us/showcase',
 ): Promise<Record<string, number>> {
   const context = await browser.newContext({ ...PHONE, hasTouch: true })
   const page = await context.newPage()
   const cdp = await context.newCDPSession(page)
   await throttle(cdp)
   const bytes = countBytes(context)
-  await page.goto(`${origin}/en-us/showcase`, { waitUntil: 'load' })
+  await page.goto(`${origin}${pathname}`, { waitUntil: 'load' })
   const loaded = Date.now()
   const out: Record<string, number> = {}
   for (const mark of [...marks].sort((a, b) => a - b)) {
