@@ -1,4 +1,5 @@
-// `npm run bench:lighthouse-3d -- [--origins label=URL[,label=URL…]] [--runs N]`: Lighthouse
+// `npm run bench:lighthouse-3d -- [--origins label=URL[,label=URL…]] [--runs N] [--pages a,b]
+// [--no-no-webgl]`: Lighthouse
 // mobile (its default config: simulated throttling, a Moto G Power's screen) on every page kind,
 // on each site named (say `before` and `after`: two builds served side by side, measured in turn
 // in one run), median of N runs (3). Each page with 3D is measured again in a browser without
@@ -18,7 +19,10 @@ const { values } = parseArgs({
   options: {
     origins: { type: 'string', default: 'after=http://127.0.0.1:3000' },
     runs: { type: 'string', default: '3' },
+    pages: { type: 'string' },
+    'no-webgl': { type: 'boolean', default: true },
   },
+  allowNegative: true,
 })
 const ORIGINS = values.origins.split(',').map((pair) => {
   const at = pair.indexOf('=')
@@ -94,8 +98,14 @@ async function lighthouseRun(url, noWebGL) {
 
 async function main() {
   const rows = []
-  for (const page of PAGES)
-    for (const mode of page.three ? ['3D', 'no WebGL'] : ['as is']) {
+  const only = values.pages?.split(',')
+  for (const name of only ?? [])
+    if (!PAGES.some((page) => page.name === name))
+      throw new Error(`--pages: no page "${name}" (${PAGES.map((p) => p.name).join(', ')})`)
+  for (const page of PAGES.filter((p) => !only || only.includes(p.name)))
+    for (const mode of page.three
+      ? ['3D', ...(values['no-webgl'] ? ['no WebGL'] : [])]
+      : ['as is']) {
       const runs = Object.fromEntries(ORIGINS.map(({ label }) => [label, []]))
       // Interleaved, so both sites meet the same load on the machine.
       for (let i = 0; i < RUNS; i++)
@@ -128,6 +138,7 @@ async function main() {
       const without = rows.find(
         (x) => x.page === r.page && x.site === r.site && x.mode === 'no WebGL',
       )
+      if (!without) return null
       return {
         page: r.page,
         site: r.site,
@@ -136,6 +147,7 @@ async function main() {
         gapMs: r.lcpMs - without.lcpMs,
       }
     })
+    .filter((g) => g !== null)
   for (const g of lcpGap)
     console.log(
       `LCP ${g.page} ${g.site}: ${g.lcpMs} ms with 3D, ${g.withoutMs} ms without (${g.gapMs >= 0 ? '+' : ''}${g.gapMs} ms)`,
