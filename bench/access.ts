@@ -189,7 +189,8 @@ async function buttonsAndPause(browser: Browser, origin: string) {
     return changed(a, await shot(selector))
   }
   const sections = {
-    hero: '.slice-hero [data-3d-state] [data-3d-stage]',
+    // The first hero's (the showcase has two, the shape's and the model's).
+    hero: '.slice-hero [data-3d-state] [data-3d-stage] >> nth=0',
     viewer: `${VIEWER} [data-3d-stage]`,
   }
   const playing: Record<string, number> = {}
