@@ -88,8 +88,24 @@ export function frameModel(
     .add(new Vector3().setFromSphericalCoords(distance, start.polar, start.azimuth))
   camera.lookAt(orbit.target)
   camera.updateProjectionMatrix()
-  orbit.update()
+  still(orbit, () => orbit.update())
   orbit.saveState()
+}
+
+/**
+ * Runs `act` (which calls `orbit.update()`) with auto-rotate off: three's controls add 1/60 s of
+ * auto-rotate to every update called without a time, so the framing, the reset and each command
+ * would each turn the camera by that much (1° at 60° a second), and the start saved for the reset
+ * would not be the editor's. Only the frame loop's timed updates turn it.
+ */
+function still(orbit: OrbitControls, act: () => void) {
+  const auto = orbit.autoRotate
+  orbit.autoRotate = false
+  try {
+    act()
+  } finally {
+    orbit.autoRotate = auto
+  }
 }
 
 /**
@@ -105,7 +121,7 @@ export function applyCommand(
   command: Exclude<ViewCommand, { type: 'pick' | 'view' | 'variant' }>,
 ) {
   if (command.type === 'reset') {
-    orbit.reset()
+    still(orbit, () => orbit.reset())
     lens(camera, settings.fov)
     return
   }
@@ -134,7 +150,7 @@ export function applyCommand(
   }
   offset.setFromSpherical(spherical)
   camera.position.copy(orbit.target).add(offset)
-  orbit.update()
+  still(orbit, () => orbit.update())
 }
 
 /** Sets the camera's field of view. */
@@ -152,7 +168,7 @@ export function orbitOf(orbit: OrbitControls, camera: PerspectiveCamera): Spheri
 /** Places the camera on `spherical` around the controls' target. */
 export function placeCamera(orbit: OrbitControls, camera: PerspectiveCamera, spherical: Spherical) {
   camera.position.copy(orbit.target).add(new Vector3().setFromSpherical(spherical))
-  orbit.update()
+  still(orbit, () => orbit.update())
 }
 
 /** A hotspot's view as the controls' limits allow it; its distance, or the camera's own. */

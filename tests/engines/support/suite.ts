@@ -5,7 +5,7 @@ import * as prismic from '@prismicio/client'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { documentFile, languages, routes, showcaseHotspots, urlOf } from '../../e2e/support/content'
-import { parseVec3 } from '../../../src/three/hotspots'
+import { parseOrbit, parseVec3 } from '../../../src/three/hotspots'
 import { DEFAULT_RECHECK_MS } from '../../../server/page-cache.mjs'
 import { until, waitFor, type Engine } from './engine'
 import { screenReaderScript } from '../../e2e/support/screen-reader'
@@ -574,8 +574,47 @@ export function engineSuite(
         )
         expect(await focused()).toBe('hotspot 0')
 
-        // Each view button, pressed once: the camera turns, tilts or comes closer as it says.
+        // What the page and the renderer showed when a press did not move the camera: whether the
+        // key reached the button (its clicks), the focus, the slot's state, the frames drawn.
+        await engine.evaluate((selector) => {
+          const row = document.querySelector(`${selector} [data-3d-controls]`)!
+          const clicks: string[] = ((window as unknown as { __viewClicks: string[] }).__viewClicks =
+            [])
+          row.addEventListener('click', (event) => {
+            const button = (event.target as Element).closest('[data-3d-view]')
+            clicks.push(button?.getAttribute('data-3d-view') ?? '?')
+          })
+        }, viewer)
+        const stateOf = () =>
+          engine.evaluate((selector) => {
+            const hook = (window as unknown as { __facet3d: { frames: number; path: string } })
+              .__facet3d
+            return JSON.stringify({
+              clicks: (window as unknown as { __viewClicks: string[] }).__viewClicks,
+              focus:
+                document.activeElement?.getAttribute('data-3d-view') ??
+                document.activeElement?.tagName,
+              state: document.querySelector(selector)?.getAttribute('data-3d-state'),
+              visibility: document.visibilityState,
+              frames: hook.frames,
+              path: hook.path,
+            })
+          }, viewer)
+
+        // Reset: the editor's start (camera_orbit), exactly.
+        const start = parseOrbit(words.camera_orbit)
+        if (!start.ok) throw new Error(`camera_orbit: ${words.camera_orbit}`)
         await engine.click(`${viewer} [data-3d-view="reset"]`)
+        await until("the editor's start", async () => {
+          const { azimuth, polar } = await orbit()
+          return (
+            Math.abs(azimuth - start.value.azimuth) < 1e-6 &&
+            Math.abs(polar - start.value.polar) < 1e-6
+          )
+        }).catch(async (error: Error) => {
+          throw new Error(`${error.message}; ${JSON.stringify(await orbit())}; ${await stateOf()}`)
+        })
+        // Each view button, pressed once: the camera turns, tilts or comes closer as it says.
         const steps = [
           ['turnLeft', 'azimuth', +1],
           ['turnRight', 'azimuth', -1],
@@ -591,12 +630,11 @@ export function engineSuite(
           await until(
             `${step} to move the camera (${axis} ${before}, then ${now})`,
             async () => Math.sign((now = (await orbit())[axis]) - before) === sign,
-          ).catch((error: Error) => {
-            throw new Error(`${error.message}; ${axis} ${before} → ${now}`)
+          ).catch(async (error: Error) => {
+            throw new Error(`${error.message}; ${axis} ${before} → ${now}; ${await stateOf()}`)
           })
         }
-        // Reset: the first view, and the reader hears so.
-        const first = await orbit()
+        // Reset: the editor's start again, and the reader hears so.
         await engine.evaluate(async () => {
           await (
             window as unknown as { __screenReader: ScreenReader }
@@ -609,8 +647,8 @@ export function engineSuite(
         )
         // The renderer reports its orbit with its frames: the reset's may come a frame later.
         await until(
-          'the first view again',
-          async () => Math.abs((await orbit()).azimuth - first.azimuth) < 1e-5,
+          "the editor's start again",
+          async () => Math.abs((await orbit()).azimuth - start.value.azimuth) < 1e-6,
         )
 
         // Turned half round (the arrow keys on a view button), the lamp faces every hotspot
