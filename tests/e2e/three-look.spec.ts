@@ -1,10 +1,13 @@
 // Art direction from the CMS (#61): each setting of a model's light, shadow and camera changes the
 // drawn stage from one end of its range to the other, on both render paths; the showcase's own
 // look (its slice's fields) is drawn, and the same on both paths; the ground shadow costs no pass
-// in a frame where nothing but the camera moves. Settings are applied through `?debug3d`'s
+// in a frame where nothing but the camera moves; a Prismic preview draws a draft's look before it
+// is published. Settings are applied through `?debug3d`'s
 // respec, as a preview's new content reaches the renderer (tests/e2e/support/look.ts); the path
 // from the slice's fields to the renderer is tests/unit/three-look.test.ts's.
+import * as prismic from '@prismicio/client'
 import { expect, test, type Page } from '@playwright/test'
+import { documentFile, releaseDocumentFile } from './support/content'
 import {
   changedShare,
   pixels,
@@ -179,4 +182,44 @@ test("the showcase's own look is drawn, the same on both paths", async ({ browse
   })
   expect(score, 'SSIM of the two paths under the showcase look').toBeGreaterThanOrEqual(0.95)
   expect(apart, 'the bound tells the looks apart').toBeLessThan(0.95)
+})
+
+// An editor's change previewed before it is published: the winter-launch release holds a draft of
+// the showcase whose viewer has another light (the outdoor preset, not the studio HDR), a lower
+// exposure and a lighter shadow. Its preview link starts Prismic's preview session; the viewer
+// draws the draft's look; once the session ends, the published look again.
+test("a Prismic preview draws a draft's light and shadow before they are published", async ({
+  page,
+  baseURL,
+}) => {
+  const published = documentFile('page', 'showcase', 'en-us')
+  const draft = releaseDocumentFile('winter-launch', 'page', 'showcase', 'en-us')
+  const fields = (file: typeof published) =>
+    file.data.slices!.find((s) => s.slice_type === 'model_viewer')!.primary
+  expect(fields(draft).exposure).not.toBe(fields(published).exposure)
+  const { id } = await prismic
+    .createClient(`${baseURL}/local/prismic/api/v2`)
+    .getByUID('page', 'showcase', { lang: 'en-us' })
+
+  const drawn = async () => {
+    await page.goto(url3d('/en-us/showcase', 'worker'))
+    await waitLive(page, VIEWER)
+    await hideOverlays(page)
+    await press(page, 'reset')
+    return pixels(slot(page, VIEWER).stage)
+  }
+  const before = await drawn()
+  await page.goto(
+    `/local/prismic/previews/winter-launch?websitePreviewId=winter-launch&documentId=${id}`,
+  )
+  await expect(page).toHaveURL(`${baseURL}/en-us/showcase`)
+  const previewed = await drawn()
+  expect(changedShare(before, previewed), 'the draft against the published look').toBeGreaterThan(
+    0.02,
+  )
+  expect((await page.goto('/api/exit-preview'))?.status()).toBe(200)
+  const after = await drawn()
+  expect(changedShare(before, after), 'the published look once the preview ends').toBeLessThan(
+    LOOK_CHANGE_MIN,
+  )
 })
