@@ -1,12 +1,9 @@
 // The glTF decoders' loaders, a chunk of their own (gltf-loader.ts imports it the first time a
-// model needs one): three's Draco loader, its KTX2 loader with the site's transcoder worker, and
-// its meshopt decoder.
+// model needs one): three's Draco loader, and its KTX2 loader with the site's transcoder worker.
 import type { WebGLRenderer } from 'three'
 import { DRACOLoader } from 'three/examples/jsm/loaders/DRACOLoader.js'
 import { KTX2Loader } from 'three/examples/jsm/loaders/KTX2Loader.js'
 import { KTX2_WORKER_FILE } from './decoders'
-
-export { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.js'
 
 /** KTX2Loader's own state, which `SiteKTX2Loader.init` sets as KTX2Loader's `init` would. */
 type KTX2Internals = {

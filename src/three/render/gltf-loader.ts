@@ -1,7 +1,8 @@
 // How the renderer reads a glTF model: three's GLTFLoader with every decoder a designer's export
 // may need, each fetched from the site's own origin, and only when a model asks for it.
 //
-// - meshopt (EXT_meshopt_compression): three's decoder, its WebAssembly inlined.
+// - meshopt (EXT_meshopt_compression) ships inside three, its WebAssembly inlined: nothing to
+//   fetch, and in the 3D chunk (7 KB gzipped): the site's sample models and many exports use it.
 // - Draco (KHR_draco_mesh_compression) and Basis (KHR_texture_basisu, KTX2) are three's own
 //   decoders, served by the site at `DECODERS_PATH` (src/app/3d-decoders/); each loader fetches its
 //   files on its first model that needs them and decodes in Web Workers of its own. (Draco's
@@ -9,14 +10,15 @@
 // - Embedded images (JPEG, PNG, WebP, AVIF) are decoded from their bytes, not from a `blob:` URL
 //   (see `embeddedImages`).
 //
-// The three loaders' own code is not in the 3D chunk either (37 KB gzipped of 244: KTX2's with its
-// Zstandard decoder, Draco's, meshopt's): GLTFLoader is given stand-ins that import the real one
-// (decoders-lazy.ts, a chunk of its own) the first time a model calls on it. Most models need
-// none of them.
+// Draco's and KTX2's loaders are not in the 3D chunk (34 KB gzipped, KTX2's with its Zstandard
+// decoder): GLTFLoader is given stand-ins that import the real ones (decoders-lazy.ts, a chunk of
+// their own) the first time a model needs one, and fetch the decoder's own files at that moment,
+// side by side with the chunk. A model that needs neither (the sample models) fetches neither.
 import { Texture, type WebGLRenderer } from 'three'
 import type { GLTFLoader, GLTFParser } from 'three/examples/jsm/loaders/GLTFLoader.js'
 import type { DRACOLoader } from 'three/examples/jsm/loaders/DRACOLoader.js'
 import type { KTX2Loader } from 'three/examples/jsm/loaders/KTX2Loader.js'
+import { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.js'
 // KHR_materials_variants, which three's GLTFLoader leaves to this plugin (its docs point to it):
 // the variants' names and a way to switch a model's materials to one, loading them on demand.
 import MaterialsVariants from 'three-gltf-extensions/loaders/KHR_materials_variants/KHR_materials_variants.js'
@@ -32,6 +34,9 @@ import { DECODER_FILES, DECODER_WIRE_BYTES, DECODERS_PATH } from './decoders'
  * the build folds that to the page's answer in every client chunk, the worker's included.
  */
 const DECODER_WORKERS = 'WorkerGlobalScope' in globalThis ? 1 : 2
+
+const DRACO = 'KHR_draco_mesh_compression'
+const BASIS = 'KHR_texture_basisu'
 
 /** The loaders' chunk, imported once, by the first model that needs one of them. */
 let lazyChunk: Promise<typeof import('./decoders-lazy')> | undefined
@@ -50,6 +55,14 @@ function decoderFor<K extends keyof Decoders>(gl: WebGLRenderer, kind: K): Decod
   // In a worker, a relative URL would resolve against the worker's script; the origin is the
   // page's either way.
   const base = new URL(DECODERS_PATH, self.location.origin).href
+  // The decoder's files from now, beside the chunk, rather than once it has arrived: the loader
+  // then finds them in the HTTP cache (served for good under three's revision).
+  if (!decoders[kind])
+    for (const file of DECODER_FILES[kind === 'draco' ? DRACO : BASIS] ?? [])
+      fetch(new URL(file, base)).then(
+        (response) => response.arrayBuffer(),
+        () => {},
+      )
   return (decoders[kind] ??= decodersChunk().then((chunk) =>
     kind === 'draco'
       ? chunk.dracoLoader(base, DECODER_WORKERS)
@@ -104,24 +117,6 @@ function lazyKtx2(gl: WebGLRenderer): KTX2Loader {
     },
   }
   return stand as unknown as KTX2Loader
-}
-
-/**
- * What GLTFLoader asks of the meshopt decoder: `supported`, then `decodeGltfBufferAsync`. The
- * decoder is three's (its WebAssembly inlined: 7 KB gzipped), imported on the first buffer.
- */
-const lazyMeshopt = {
-  supported: true,
-  decodeGltfBufferAsync: (...args: unknown[]) =>
-    decodersChunk().then(({ MeshoptDecoder }) =>
-      MeshoptDecoder.ready.then(() =>
-        (
-          MeshoptDecoder as unknown as {
-            decodeGltfBufferAsync: (...a: unknown[]) => Promise<Uint8Array>
-          }
-        ).decodeGltfBufferAsync(...args),
-      ),
-    ),
 }
 
 type ImageSource = { bufferView?: number; mimeType?: string; extras?: Record<string, unknown> }
@@ -189,15 +184,13 @@ function requiredExtensions(parser: GLTFParser) {
 
 /** Configures a GLTFLoader (useLoader's extension callback) for the renderer `gl`. */
 export function configureGltfLoader(loader: GLTFLoader, gl: WebGLRenderer): void {
-  loader.setMeshoptDecoder(lazyMeshopt as unknown as Parameters<GLTFLoader['setMeshoptDecoder']>[0])
+  loader.setMeshoptDecoder(MeshoptDecoder)
   loader.setDRACOLoader(lazyDraco(gl))
   loader.setKTX2Loader(lazyKtx2(gl))
   loader.register(requiredExtensions)
   loader.register(embeddedImages)
   loader.register((parser) => new MaterialsVariants(parser))
 }
-
-const MESHOPT = 'EXT_meshopt_compression'
 
 /**
  * The largest decoder the warm-up fetches ahead of the visitor: Draco's (59 KB) is, Basis's
@@ -255,7 +248,6 @@ export function prefetchDecoders(bytes: ArrayBuffer, budget = Infinity): number 
       )
   }
   // The loaders' own code (a chunk of its own, decoders-lazy.ts), for a model that needs any.
-  if (used.some((extension) => extension in DECODER_FILES || extension === MESHOPT))
-    void decodersChunk().catch(() => {})
+  if (used.some((extension) => extension in DECODER_FILES)) void decodersChunk().catch(() => {})
   return spent
 }
