@@ -26,6 +26,7 @@ import type {
   Viewport,
 } from './protocol'
 import { askWorker, firstPath, mainOrOff, workerPath, type RenderPath } from './webgl-probe'
+import { startWorker } from './worker-scripts'
 import { placeHotspots } from './viewer/HotspotLayer'
 import { ViewerOverlays } from './viewer/ViewerOverlay'
 import { wireViewer } from './viewer/gestures'
@@ -84,13 +85,18 @@ export function debugFlags(search: string): DebugFlags {
  */
 let workerAnswer: Promise<boolean> | null = null
 const workerCanDraw = () =>
-  (workerAnswer ??= askWorker(
-    () =>
-      new Worker(new URL('./render/webgl-probe.worker.ts', import.meta.url), { type: 'module' }),
+  (workerAnswer ??= askWorker(() =>
+    startWorker(
+      () =>
+        new Worker(new URL('./render/webgl-probe.worker.ts', import.meta.url), { type: 'module' }),
+    ),
   ))
 
+// Its scripts fetched side by side, not one after another (worker-scripts.ts).
 const createRenderWorker = () =>
-  new Worker(new URL('./render/render.worker.ts', import.meta.url), { type: 'module' })
+  startWorker(
+    () => new Worker(new URL('./render/render.worker.ts', import.meta.url), { type: 'module' }),
+  )
 
 /**
  * The renderer's worker started before the page has a canvas for it (`warmUp`), with what it
