@@ -19,13 +19,13 @@ import { writeFileSync } from 'node:fs'
 import os from 'node:os'
 import { parseArgs } from 'node:util'
 import { chromium, type Browser, type CDPSession, type Locator, type Page } from '@playwright/test'
-import sharp from 'sharp'
 import { chromiumArgs, chromiumPath } from '../playwright.config'
 import { documentFile, urlOf } from '../tests/e2e/support/content'
 import { emulateArPhone } from '../tests/e2e/support/webxr'
 import { screenReaderScript } from '../tests/e2e/support/screen-reader'
 import { originsOf } from './lib/origins'
 import { runBenchmark } from './lib/chromium.mjs'
+import { changedPercent as changed } from './lib/pixels'
 
 const { values } = parseArgs({
   options: {
@@ -160,20 +160,6 @@ async function touchAndWheel(browser: Browser, origin: string) {
     .then((n) => (n ? 'shown' : 'none'))
   await desktop.close()
   return { touch, wheel, hint }
-}
-
-/** The share of pixels that differ between two PNGs of the same box. */
-async function changed(a: Buffer, b: Buffer): Promise<number> {
-  const raw = (png: Buffer) => sharp(png).removeAlpha().raw().toBuffer()
-  const [x, y] = await Promise.all([raw(a), raw(b)])
-  let n = 0
-  for (let i = 0; i < x.length; i += 3)
-    if (
-      Math.abs(x[i]! - y[i]!) + Math.abs(x[i + 1]! - y[i + 1]!) + Math.abs(x[i + 2]! - y[i + 2]!) >
-      30
-    )
-      n++
-  return Math.round((n / (x.length / 3)) * 10000) / 100
 }
 
 async function buttonsAndPause(browser: Browser, origin: string) {

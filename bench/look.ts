@@ -26,6 +26,7 @@ import {
 } from '../tests/e2e/support/look'
 import { writeHdr } from '../services/content-api/environments/hdr'
 import { runBenchmark } from './lib/chromium.mjs'
+import { changedPercent as changed } from './lib/pixels'
 
 const { values } = parseArgs({
   options: {
@@ -43,20 +44,6 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 async function png(stage: Locator): Promise<Buffer> {
   return stage.screenshot({ animations: 'allow' })
-}
-
-/** The share of pixels (%) that differ between two PNGs of one box. */
-async function changed(a: Buffer, b: Buffer): Promise<number> {
-  const raw = (p: Buffer) => sharp(p).removeAlpha().raw().toBuffer()
-  const [x, y] = await Promise.all([raw(a), raw(b)])
-  let n = 0
-  for (let i = 0; i < x.length; i += 3)
-    if (
-      Math.abs(x[i]! - y[i]!) + Math.abs(x[i + 1]! - y[i + 1]!) + Math.abs(x[i + 2]! - y[i + 2]!) >
-      30
-    )
-      n++
-  return Math.round((n / (x.length / 3)) * 10000) / 100
 }
 
 /** The stage once it has stopped changing (an environment loading, a frame on its way). */
