@@ -196,10 +196,6 @@ async function lookEnd(
     await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))
   }, stage)
   const shot = await engine.screenshot(stage)
-  ;(await import('node:fs')).writeFileSync(
-    `/tmp/scratch/wk-${setting.field}-${Date.now()}.png`,
-    shot,
-  )
   if (action.kind !== 'wait' && action.kind !== 'turn-then-wait') return { shot }
   await new Promise((resolve) => setTimeout(resolve, action.ms))
   return { shot, overTime: await changedShare(shot, await engine.screenshot(stage)) }
