@@ -32,6 +32,16 @@ const nextConfig: NextConfig = {
   // With REDIS_URL, every node shares one cache through Redis (docs/deploy.md, several nodes);
   // without it, Next's own file cache. Read at build and at start, like every setting here.
   cacheHandler: config.redisUrl ? require.resolve('./server/cache-handler.mjs') : undefined,
+  turbopack: {
+    // three.js from its source modules, not its two prebuilt files: Turbopack drops an unused
+    // module, not the unused half of one, so `three/build/three.core.js` (one 1.5 MB module) went
+    // into the 3D chunk whole (101.6 KB gzipped, against 105.8 KB for all of it). From `src/`,
+    // whose modules three's package marks free of side effects, only the classes the scenes, R3F
+    // and the loaders reach are kept: the render worker's scripts went from 295.5 to 278.5 KB
+    // gzipped (`npm run test:bundles`). Every import of `three`, ours and the libraries', meets
+    // the same copy; `three/examples/jsm/*` import `three` and so do too.
+    resolveAlias: { three: 'three/src/Three.js' },
+  },
   experimental: {
     // The site's CSS is small (one global sheet): inlined, it no longer blocks the first paint.
     inlineCss: true,
