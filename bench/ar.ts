@@ -11,9 +11,11 @@
 // 3. On each site that offers the in-page session (WebXR, emulated by IWER with a scanned room),
 //    the time from the press to the session's first XR frame and to its model loaded, at 4× CPU;
 //    and the same press on `<model-viewer>` (`ar ar-modes="webxr"`, given the last site's `ar`
-//    file of the showcase's lamp, its page loaded and its model shown first). The press is a tap,
-//    as on a phone; the first XR frame is the first frame callback of the session that returned,
-//    heard the same way on both.
+//    file of the showcase's lamp, its page loaded and its model shown first, as Facet's viewer is
+//    scrolled to and live first). Then 3 s looking at the model and the network idle, and the
+//    press: a tap, as on a phone; the first XR frame is the first frame callback of the session
+//    that returned, heard the same way on both. With the long tasks from the model shown to the
+//    press: what fetching ahead of the press costs.
 // Medians of N runs (3).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
@@ -47,6 +49,8 @@ const RUNS = Number(values.runs)
 const PHONE = devices['Pixel 7']
 const SHOWCASE = '/en-us/showcase'
 const QUIET_AFTER_LOAD_MS = 4_000
+/** How long the visitor looks at the model shown before pressing for AR. */
+const LOOK_MS = 3_000
 
 const ms = (n: number) => Math.round(n)
 
@@ -138,6 +142,12 @@ async function beforePress(browser: Browser, origin: string) {
 const PRESS = 'bench:press'
 const XR_FRAME = 'bench:xr-first-frame'
 function hearPressAndFrame() {
+  const tasks: { start: number; duration: number }[] = []
+  ;(globalThis as { benchLongTasks?: typeof tasks }).benchLongTasks = tasks
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries())
+      tasks.push({ start: entry.startTime, duration: entry.duration })
+  }).observe({ type: 'longtask', buffered: true })
   document.addEventListener('click', () => performance.mark('bench:press'), {
     capture: true,
     once: true,
@@ -164,7 +174,12 @@ function hearPressAndFrame() {
   }
 }
 
-/** An AR phone's page at `url`, CPU 4× slower once `ready` resolves; null where `button` never shows. */
+/**
+ * An AR phone's page at `url`, CPU 4× slower from the navigation, its model shown (`ready`), then
+ * looked at for LOOK_MS and the network idle before the press; null where `button` never shows.
+ * Besides the press to the first frame: the long tasks from the model shown to the press, what
+ * fetching anything ahead of the press costs the visitor.
+ */
 async function pressOn(
   browser: Browser,
   url: string,
@@ -178,15 +193,19 @@ async function pressOn(
   await context.addInitScript(hearPressAndFrame)
   const page = await context.newPage()
   const cdp = await context.newCDPSession(page)
-  await page.goto(url, { waitUntil: 'load' })
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU })
+  await page.goto(url, { waitUntil: 'load', timeout: 60_000 })
+  let shownAt: number
   try {
-    await page.locator(button).waitFor({ timeout: 15_000 })
+    await page.locator(button).waitFor({ timeout: 30_000 })
     await ready(page)
+    shownAt = await page.evaluate(() => performance.now())
   } catch {
     await context.close()
     return null
   }
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU })
+  await page.waitForTimeout(LOOK_MS)
+  await page.waitForLoadState('networkidle')
   await page.locator(button).tap()
   const marks = await page.waitForFunction(
     (names) => {
@@ -195,20 +214,42 @@ async function pressOn(
         name ? performance.getEntriesByName(name)[0]?.startTime : 0,
       )
       return press !== undefined && frame !== undefined && model !== undefined
-        ? { frame: frame - press, model: model - press }
+        ? { frame: frame - press, model: model - press, press }
         : null
     },
     [PRESS, XR_FRAME, modelMark],
     { timeout: 60_000 },
   )
   const value = (await marks.jsonValue())!
+  const tasks = await page.evaluate(
+    () => (globalThis as { benchLongTasks?: { start: number; duration: number }[] }).benchLongTasks,
+  )
+  const beforePress = (tasks ?? []).filter(
+    (task) => task.start >= shownAt && task.start < value.press,
+  )
   await context.close()
-  return { firstFrameMs: ms(value.frame), modelMs: modelMark ? ms(value.model) : null }
+  return {
+    firstFrameMs: ms(value.frame),
+    modelMs: modelMark ? ms(value.model) : null,
+    longTasksShownToPress: beforePress.length,
+    longestTaskShownToPressMs: ms(Math.max(0, ...beforePress.map((task) => task.duration))),
+  }
 }
 
 /** Part 3: the press to the first XR frame and to the model, under IWER; null without WebXR. */
 const pressToFrame = (browser: Browser, origin: string) =>
-  pressOn(browser, `${origin}${SHOWCASE}`, 'button[data-ar-link]', async () => {}, AR_MARKS.model)
+  pressOn(
+    browser,
+    `${origin}${SHOWCASE}`,
+    'button[data-ar-link]',
+    async (page) => {
+      // The viewer with the button scrolled to, and its model live, as `<model-viewer>`'s below.
+      const slot = page.locator('[data-3d-slot]:has(button[data-ar-link])')
+      await slot.scrollIntoViewIfNeeded()
+      await slot.locator('[data-3d-state="live"]').waitFor({ timeout: 60_000 })
+    },
+    AR_MARKS.model,
+  )
 
 /** The same on `<model-viewer>`, its page loaded and its model shown before the press. */
 const anchorPressToFrame = (browser: Browser, url: string) =>

@@ -1,6 +1,6 @@
 'use client'
 
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react'
 import {
   AR_MARKS,
   AR_TIER,
@@ -12,7 +12,9 @@ import {
   type ArSettings,
 } from '@/lib/ar'
 import { variantUrl } from '@/three/model-variant'
-import { mayFetchAhead } from '@/three/when-to-load'
+import { mayFetchAhead, whenPageSettled } from '@/three/when-to-load'
+import { PREFETCH_MAX_BYTES } from '@/three/render/prefetch'
+import { readAtMost } from '@/lib/read-at-most'
 
 /** Props for `ArLink`: the slice's AR settings as `viewerAr` read them (src/three/fields.ts). */
 export type ArLinkProps = {
@@ -159,7 +161,8 @@ function WebXrOr({
 
 /**
  * The button that starts the in-page AR session. Its code (three.js, the loader, the overlay) and
- * its model are fetched when the visitor points at it or focuses it, never with the page. A session the browser refuses for want of a fresh press
+ * its model are fetched once the viewer is live and the page idle, or when the visitor points at
+ * it or focuses it, never with the page. A session the browser refuses for want of a fresh press
  * asks for another; one it cannot start at all opens Scene Viewer instead on Android, or says why.
  */
 function WebXrButton({
@@ -173,20 +176,50 @@ function WebXrButton({
 }) {
   const ref = useRef<HTMLButtonElement>(null)
   const [state, setState] = useState<{ busy: boolean; message?: string }>({ busy: false })
-  // The visitor points at the button or reaches it with the keyboard: the session's code and the
-  // `ar` model start to arrive then, so the press finds them in memory and the HTTP cache (the
-  // model is served for good under its URL) instead of fetching them after it. Not where the
-  // browser says the visitor saves data or is on 2G: they come on the press.
+  // The session's code and its `ar` model are fetched ahead of the press, so that the press finds
+  // them in memory and the HTTP cache (the model is served for good under its URL) instead of
+  // fetching them after it: once the viewer beside the button is live and the page has settled
+  // (its network quiet, its main thread idle), or as soon as the visitor points at the button or
+  // reaches it with the keyboard. Not where the browser says the visitor saves data or is on 2G:
+  // they come on the press. The model only up to the warm-up's cap (a scan's `ar` file can be
+  // megabytes); a larger one comes on the press.
   const warmed = useRef(false)
-  const warm = () => {
+  const warm = useCallback(() => {
     if (warmed.current || !mayFetchAhead()) return
     warmed.current = true
     import('@/three/ar/session').catch(() => {})
-    fetch(model).then(
-      (response) => response.arrayBuffer(),
-      () => {},
-    )
-  }
+    const abort = new AbortController()
+    fetch(model, { signal: abort.signal })
+      .then((response) => {
+        if (!response.ok || !response.body) return
+        if (Number(response.headers.get('content-length')) > PREFETCH_MAX_BYTES) abort.abort()
+        else
+          return readAtMost(response.body, PREFETCH_MAX_BYTES, () => {
+            abort.abort()
+            return new Error('larger than the warm-up may fetch')
+          })
+      })
+      .catch(() => {})
+  }, [model])
+  useEffect(() => {
+    const state = ref.current?.closest('[data-3d-slot]')?.querySelector('[data-3d-state]')
+    if (!state) return
+    let unsettle: (() => void) | undefined
+    const whenLive = () => {
+      if (state.getAttribute('data-3d-state') !== 'live') return false
+      unsettle = whenPageSettled(warm)
+      return true
+    }
+    if (whenLive()) return () => unsettle?.()
+    const observer = new MutationObserver(() => {
+      if (whenLive()) observer.disconnect()
+    })
+    observer.observe(state, { attributes: true, attributeFilter: ['data-3d-state'] })
+    return () => {
+      observer.disconnect()
+      unsettle?.()
+    }
+  }, [warm])
   const press = async () => {
     if (state.busy) return
     performance.mark(AR_MARKS.press)
