@@ -224,8 +224,9 @@ async function pressOn(
   const tasks = await page.evaluate(
     () => (globalThis as { benchLongTasks?: { start: number; duration: number }[] }).benchLongTasks,
   )
+  // Tasks over before the press: the press's own task (its handler, the session's start) is not.
   const beforePress = (tasks ?? []).filter(
-    (task) => task.start >= shownAt && task.start < value.press,
+    (task) => task.start >= shownAt && task.start + task.duration <= value.press,
   )
   await context.close()
   return {

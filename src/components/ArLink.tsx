@@ -160,9 +160,9 @@ function WebXrOr({
 }
 
 /**
- * The button that starts the in-page AR session. Its code (three.js, the loader, the overlay) and
- * its model are fetched once the viewer is live and the page idle, or when the visitor points at
- * it or focuses it, never with the page. A session the browser refuses for want of a fresh press
+ * The button that starts the in-page AR session. Its model is fetched once the viewer is live and
+ * the page idle, its code (three.js, the loader, the overlay) when the visitor points at it or
+ * focuses it; neither with the page. A session the browser refuses for want of a fresh press
  * asks for another; one it cannot start at all opens Scene Viewer instead on Android, or says why.
  */
 function WebXrButton({
@@ -176,18 +176,20 @@ function WebXrButton({
 }) {
   const ref = useRef<HTMLButtonElement>(null)
   const [state, setState] = useState<{ busy: boolean; message?: string }>({ busy: false })
-  // The session's code and its `ar` model are fetched ahead of the press, so that the press finds
-  // them in memory and the HTTP cache (the model is served for good under its URL) instead of
-  // fetching them after it: once the viewer beside the button is live and the page has settled
-  // (its network quiet, its main thread idle), or as soon as the visitor points at the button or
-  // reaches it with the keyboard. Not where the browser says the visitor saves data or is on 2G:
-  // they come on the press. The model only up to the warm-up's cap (a scan's `ar` file can be
-  // megabytes); a larger one comes on the press.
-  const warmed = useRef(false)
-  const warm = useCallback(() => {
-    if (warmed.current || !mayFetchAhead()) return
-    warmed.current = true
-    import('@/three/ar/session').catch(() => {})
+  // What the press needs is fetched ahead of it, so that the press finds it in memory and the HTTP
+  // cache (the model is served for good under its URL) instead of fetching it after. Not where the
+  // browser says the visitor saves data or is on 2G: it all comes on the press.
+  // - The `ar` model, once the viewer beside the button is live and the page has settled (its
+  //   network quiet, its main thread idle): bytes only, no task of note on the page. Only up to
+  //   the warm-up's cap (a scan's `ar` file can be megabytes); a larger one comes on the press.
+  // - The session's code, when the visitor points at the button or reaches it with the keyboard,
+  //   not before: it is three.js on the page's thread, and evaluating it took one task of 141 ms
+  //   at 4× CPU (traced on the showcase, the viewer live), which a visitor looking at the model
+  //   could meet. Split into stages, the chunks' own scripts still took 132 and 67 ms.
+  const modelWarmed = useRef(false)
+  const warmModel = useCallback(() => {
+    if (modelWarmed.current || !mayFetchAhead()) return
+    modelWarmed.current = true
     const abort = new AbortController()
     fetch(model, { signal: abort.signal })
       .then((response) => {
@@ -201,13 +203,20 @@ function WebXrButton({
       })
       .catch(() => {})
   }, [model])
+  const codeWarmed = useRef(false)
+  const warm = () => {
+    warmModel()
+    if (codeWarmed.current || !mayFetchAhead()) return
+    codeWarmed.current = true
+    import('@/three/ar/session').catch(() => {})
+  }
   useEffect(() => {
     const state = ref.current?.closest('[data-3d-slot]')?.querySelector('[data-3d-state]')
     if (!state) return
     let unsettle: (() => void) | undefined
     const whenLive = () => {
       if (state.getAttribute('data-3d-state') !== 'live') return false
-      unsettle = whenPageSettled(warm)
+      unsettle = whenPageSettled(warmModel)
       return true
     }
     if (whenLive()) return () => unsettle?.()
@@ -219,7 +228,7 @@ function WebXrButton({
       observer.disconnect()
       unsettle?.()
     }
-  }, [warm])
+  }, [warmModel])
   const press = async () => {
     if (state.busy) return
     performance.mark(AR_MARKS.press)
