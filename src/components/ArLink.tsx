@@ -13,8 +13,7 @@ import {
 } from '@/lib/ar'
 import { variantUrl } from '@/three/model-variant'
 import { mayFetchAhead, whenPageSettled } from '@/three/when-to-load'
-import { PREFETCH_MAX_BYTES } from '@/three/render/prefetch'
-import { readAtMost } from '@/lib/read-at-most'
+import { fetchAtMost } from '@/three/render/prefetch'
 
 /** Props for `ArLink`: the slice's AR settings as `viewerAr` read them (src/three/fields.ts). */
 export type ArLinkProps = {
@@ -190,18 +189,7 @@ function WebXrButton({
   const warmModel = useCallback(() => {
     if (modelWarmed.current || !mayFetchAhead()) return
     modelWarmed.current = true
-    const abort = new AbortController()
-    fetch(model, { signal: abort.signal })
-      .then((response) => {
-        if (!response.ok || !response.body) return
-        if (Number(response.headers.get('content-length')) > PREFETCH_MAX_BYTES) abort.abort()
-        else
-          return readAtMost(response.body, PREFETCH_MAX_BYTES, () => {
-            abort.abort()
-            return new Error('larger than the warm-up may fetch')
-          })
-      })
-      .catch(() => {})
+    fetchAtMost(model).catch(() => {})
   }, [model])
   const codeWarmed = useRef(false)
   const warm = () => {

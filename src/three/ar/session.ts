@@ -5,8 +5,9 @@
 // The session's controls are a DOM overlay, and "Leave AR" ends it: the page is then as it was,
 // the viewer live, the scroll position and the focus kept.
 //
-// Loaded only when the visitor presses the AR button (src/components/ArLink.tsx imports it
-// dynamically), in its own chunk: the page pays no byte and no task for it before. The session
+// Loaded only when the visitor points at the AR button, focuses it or presses it
+// (src/components/ArLink.tsx imports it dynamically), in its own chunk: the page pays no byte and
+// no task for it before. The session
 // needs a WebGL context on the page's thread (WebXR has none in workers), so it makes its own
 // renderer, separate from the worker's. Written here rather than taken from `<model-viewer>`,
 // whose WebXR code is part of its custom element and not published on its own.

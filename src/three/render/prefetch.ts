@@ -25,33 +25,40 @@ const tooLarge = new Set<string>()
 class TooLargeToPrefetch extends Error {}
 
 /**
- * Starts fetching `url` as three's FileLoader would (same-origin credentials), and returns its
- * bytes to come; null when it was asked for already. A file over `maxBytes` (by its
- * `content-length`, else as it streams in) is given up at once: its promise rejects, and
- * `takePrefetched` no longer has it, so the loader fetches it itself.
+ * `url`'s bytes, fetched as three's FileLoader would (same-origin credentials), at most `maxBytes`
+ * of them: a larger file (by its `content-length`, else as it streams in) is given up at once, and
+ * the promise rejects with `TooLargeToPrefetch`. Also the AR button's warm-up of its `ar` model
+ * (src/components/ArLink.tsx), which only fills the HTTP cache.
+ */
+export function fetchAtMost(url: string, maxBytes = PREFETCH_MAX_BYTES): Promise<ArrayBuffer> {
+  const abort = new AbortController()
+  return fetch(url, { credentials: 'same-origin', signal: abort.signal }).then(async (response) => {
+    if (!response.ok) throw new Error(`${url} answered ${response.status}`)
+    const declared = Number(response.headers.get('content-length'))
+    if (declared > maxBytes) {
+      abort.abort()
+      throw new TooLargeToPrefetch(url)
+    }
+    if (!response.body) return response.arrayBuffer()
+    const body = await readAtMost(response.body, maxBytes, () => {
+      abort.abort()
+      return new TooLargeToPrefetch(url)
+    })
+    return body.buffer as ArrayBuffer
+  })
+}
+
+/**
+ * Starts fetching `url` (`fetchAtMost`), and returns its bytes to come; null when it was asked for
+ * already. A file over `maxBytes` is given up: its promise rejects, and `takePrefetched` no longer
+ * has it, so the loader fetches it itself.
  */
 export function prefetchModel(
   url: string,
   maxBytes = PREFETCH_MAX_BYTES,
 ): Promise<ArrayBuffer> | null {
   if (fetched.has(url) || tooLarge.has(url)) return null
-  const abort = new AbortController()
-  const bytes = fetch(url, { credentials: 'same-origin', signal: abort.signal }).then(
-    async (response) => {
-      if (!response.ok) throw new Error(`${url} answered ${response.status}`)
-      const declared = Number(response.headers.get('content-length'))
-      if (declared > maxBytes) {
-        abort.abort()
-        throw new TooLargeToPrefetch(url)
-      }
-      if (!response.body) return response.arrayBuffer()
-      const body = await readAtMost(response.body, maxBytes, () => {
-        abort.abort()
-        return new TooLargeToPrefetch(url)
-      })
-      return body.buffer as ArrayBuffer
-    },
-  )
+  const bytes = fetchAtMost(url, maxBytes)
   // A failed prefetch is not an error of its own: the loader fetches again and reports that one.
   bytes.catch((error: unknown) => {
     if (!(error instanceof TooLargeToPrefetch)) return
