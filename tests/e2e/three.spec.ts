@@ -315,26 +315,31 @@ for (const path of RENDER_PATHS) {
         await waitLive(page, VIEWER)
         const button = slot(page, VIEWER).root.locator('[data-hotspot="1"]')
         await expect(button).not.toHaveAttribute('aria-disabled')
-        // Every azimuth the renderer reports from the press until it has turned.
+        // Every azimuth the renderer reports from the press until it has turned: each report is
+        // recorded as it is assigned to the hook, so a busy page thread that handles several in
+        // one frame loses none of them.
         const [start, ...seen] = await page.evaluate(
           async ({ target }) => {
-            const orbits = () =>
-              Object.values(
-                (
-                  window as unknown as {
-                    __facet3d: { orbits: Record<string, { azimuth: number }> }
-                  }
-                ).__facet3d.orbits,
-              )[0]!
-            const azimuths: number[] = [orbits().azimuth]
+            type Orbits = Record<string, { azimuth: number }>
+            const hook = (window as unknown as { __facet3d: { orbits: Orbits } }).__facet3d
+            const first = (orbits: Orbits) => Object.values(orbits)[0]?.azimuth
+            let current = hook.orbits
+            const azimuths: number[] = [first(current)!]
+            let arrived: () => void
+            const there = new Promise<void>((resolve) => (arrived = resolve))
+            Object.defineProperty(hook, 'orbits', {
+              configurable: true,
+              get: () => current,
+              set: (orbits: Orbits) => {
+                current = orbits
+                const azimuth = first(orbits)
+                if (azimuth === undefined || azimuths.at(-1) === azimuth) return
+                azimuths.push(azimuth)
+                if (Math.abs(azimuth - target) < 1e-6) arrived()
+              },
+            })
             document.querySelector<HTMLElement>('[data-hotspot="1"]')!.click()
-            const start = performance.now()
-            while (performance.now() - start < 5000) {
-              await new Promise((resolve) => requestAnimationFrame(resolve))
-              const azimuth = orbits().azimuth
-              if (azimuths.at(-1) !== azimuth) azimuths.push(azimuth)
-              if (Math.abs(azimuth - target) < 1e-6) break
-            }
+            await Promise.race([there, new Promise((resolve) => setTimeout(resolve, 5000))])
             return azimuths
           },
           { target: orbit.value.azimuth },

@@ -41,6 +41,13 @@ type Spec = Extract<SceneSpec, { kind: 'model' | 'viewer' }>
 /** How long a turn to a hotspot's view takes, where motion is allowed. */
 const TURN_MS = 700
 
+/**
+ * The most a turn advances in one frame. A frame that comes late (a busy device, a demand loop
+ * waking up) moves the camera this far at most, so the turn slows down rather than jumps to its
+ * end: the visitor always sees where it turns from.
+ */
+const TURN_STEP_MS = 100
+
 /** How often, at most, rays are cast to see which hotspots the model hides (they cost). */
 const OCCLUSION_MS = 100
 
@@ -195,8 +202,8 @@ function Model({
   useAnimationFrames(turning)
   const hotspots = useMemo(() => (spec.kind === 'viewer' ? (spec.hotspots ?? []) : []), [spec])
   useHotspotPlaces(slot, model, camera, hotspots, radius)
-  // A turn to a hotspot's view under way (motion allowed): from, to, and when it began.
-  const turn = useRef<{ from: Spherical; to: Spherical; start: number } | null>(null)
+  // A turn to a hotspot's view under way (motion allowed): from, to, and how far it has gone.
+  const turn = useRef<{ from: Spherical; to: Spherical; elapsed: number } | null>(null)
   const { orbits } = useHost()
   const animated = useModelAnimation(model, gltf.animations, {
     clip: spec.clip,
@@ -288,7 +295,7 @@ function Model({
           to.theta =
             from.theta +
             Math.atan2(Math.sin(to.theta - from.theta), Math.cos(to.theta - from.theta))
-          turn.current = { from, to, start: performance.now() }
+          turn.current = { from, to, elapsed: 0 }
         } else placeCamera(orbit, camera, to)
       } else applyCommand(orbit, camera, settings, command)
       invalidate()
@@ -310,10 +317,11 @@ function Model({
     touch,
   ])
 
-  useFrame(() => {
+  useFrame((_, delta) => {
     const current = turn.current
     if (!current) return
-    const t = Math.min(1, (performance.now() - current.start) / TURN_MS)
+    current.elapsed += Math.min(delta * 1000, TURN_STEP_MS)
+    const t = Math.min(1, current.elapsed / TURN_MS)
     const eased = 1 - (1 - t) ** 3
     const { from, to } = current
     placeCamera(
