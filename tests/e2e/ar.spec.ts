@@ -454,7 +454,7 @@ test('a phone with WebXR places the model in the room in the page, and leaving r
   await context.close()
 })
 
-test('on a wall, resizable, in French: the reticle finds a wall, a tap hangs the model there, the buttons turn and resize it, in the page’s words', async ({
+test('on a wall, resizable, in French: the reticle finds a wall, a tap hangs the model there, the buttons turn and resize it, in the page’s words; lit by the neutral preset when the environment file fails', async ({
   browser,
 }) => {
   // A whole session in software: the page, the emulated room and the session draw every frame.
@@ -480,7 +480,19 @@ test('on a wall, resizable, in French: the reticle finds a wall, a tap hangs the
   const page = await context.newPage()
   const errors: string[] = []
   page.on('pageerror', (error) => errors.push(String(error)))
+  const warnings: string[] = []
+  page.on('console', (message) => {
+    if (message.type() === 'warning' && message.text().startsWith('AR:'))
+      warnings.push(message.text())
+  })
   await page.goto(url)
+  // The viewer live, lit by the slice's environment file; then that file cannot be had: the
+  // session's model is lit by the neutral preset instead, and is placed all the same.
+  const index = await page
+    .locator('[data-3d-state]')
+    .evaluateAll((slots) => slots.findIndex((s) => s.closest('.slice-model-viewer')))
+  await waitLive(page, index)
+  await context.route(/\.hdr(\?|$)/, (route) => route.fulfill({ status: 503, body: '' }))
   // The phone looks down at the floor, which is not a wall: the reticle waits for one.
   await lookDown(page, 60)
   const button = page.getByRole('button', { name: content.viewer.ar_label! })
@@ -515,6 +527,9 @@ test('on a wall, resizable, in French: the reticle finds a wall, a tap hangs the
   await expect(overlay).toHaveCount(0)
   await expect(button).toBeFocused()
   expect(errors).toEqual([])
+  expect(warnings, 'the console names the environment file the session could not use').toEqual([
+    expect.stringMatching(/^AR: the environment \S+\.hdr\S* cannot be used \(.*503/),
+  ])
   expect(await violations(page)).toEqual([])
   await context.close()
 })

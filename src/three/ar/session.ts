@@ -28,7 +28,12 @@ import {
 } from 'three'
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js'
 import { AR_MARKS, type ArSettings } from '@/lib/ar'
-import { fileEnvironment, presetEnvironment, type LitEnvironment } from '../render/environment'
+import {
+  environmentBytes,
+  fileEnvironment,
+  presetEnvironment,
+  type LitEnvironment,
+} from '../render/environment'
 import { toneMappingOf } from '../render/tone-mapping'
 import { environmentUrlFor } from '../model-variant'
 import { configureGltfLoader } from '../render/gltf-loader'
@@ -274,32 +279,43 @@ function run(
   renderer.xr.enabled = true
   renderer.xr.setReferenceSpaceType('local')
   // The slice's light where WebXR allows it: its exposure and tone mapping on the session's
-  // frames, and its environment for the model's reflections (a file at the phone's size; the
-  // neutral preset until it is here, or when it cannot be read). The camera's view of the room is
-  // the backdrop.
+  // frames, and its environment for the model's reflections (a file at the phone's size, or a
+  // preset; the neutral preset when there is none, or when the file cannot be read). The camera's
+  // view of the room is the backdrop.
   const look = start.settings.look
   renderer.toneMapping = toneMappingOf(look?.toneMapping ?? 'neutral')
   renderer.toneMappingExposure = look?.exposure ?? 1
   const scene = new Scene()
-  const lit: LitEnvironment[] = [presetEnvironment(renderer, 'neutral')]
-  scene.environment = lit[0]!.lighting
+  const lit: LitEnvironment[] = []
   const wanted = look?.environment
-  if (wanted?.kind === 'preset' && wanted.preset !== 'neutral') {
-    lit.push(presetEnvironment(renderer, wanted.preset))
-    scene.environment = lit[1]!.lighting
-  } else if (wanted?.kind === 'file')
-    void fileEnvironment(
-      renderer,
-      environmentUrlFor(wanted.url, 'low', false, location.href),
-      wanted.hdr,
-    )
-      .then((environment) => {
-        lit.push(environment)
-        if (!ended) scene.environment = environment.lighting
-      })
-      .catch((error: unknown) =>
-        console.warn(`AR: the environment ${wanted.url} cannot be used (${String(error)})`),
+  const file =
+    wanted?.kind === 'file'
+      ? {
+          url: wanted.url,
+          hdr: wanted.hdr,
+          at: environmentUrlFor(wanted.url, 'low', false, location.href),
+        }
+      : null
+  // The file's bytes come over the network beside the model's.
+  const fileBytes = file ? environmentBytes(file.at) : null
+  fileBytes?.catch(() => {})
+  /**
+   * The environment, made once the model is parsed: prefiltering it is GPU work that holds the
+   * page's thread until it is done (seconds on a software renderer), and made first it held up
+   * the model's parse as well. Nothing lit is drawn before the model, and the model is shown
+   * only once this is done, so it is never seen unlit.
+   */
+  const light = async () => {
+    if (file && fileBytes)
+      await fileEnvironment(renderer, file.at, file.hdr, 'high', fileBytes).then(
+        (environment) => lit.push(environment),
+        (error: unknown) =>
+          console.warn(`AR: the environment ${file.url} cannot be used (${String(error)})`),
       )
+    else if (wanted?.kind === 'preset') lit.push(presetEnvironment(renderer, wanted.preset))
+    if (!lit.length) lit.push(presetEnvironment(renderer, 'neutral'))
+    scene.environment = lit.at(-1)!.lighting
+  }
   const camera = new PerspectiveCamera()
 
   // The reticle: a ring lying on the surface found, as `<model-viewer>` and Scene Viewer show it.
@@ -366,19 +382,26 @@ function run(
   say('loading', words.loading)
   loader
     .loadAsync(start.model)
-    .then((gltf) => {
+    .then(async (gltf) => {
       if (ended) return
-      model = gltf.scene
+      const parsed = gltf.scene
       // Precise: from the vertices, not from each mesh's box turned with it (which overstates the size).
-      const box = new Box3().setFromObject(model, true)
+      const box = new Box3().setFromObject(parsed, true)
       size = box.getSize(new Vector3())
       const center = box.getCenter(new Vector3())
-      model.position.sub(
+      parsed.position.sub(
         restore.placement === 'wall'
           ? new Vector3(center.x, center.y, box.min.z)
           : new Vector3(center.x, box.min.y, center.z),
       )
-      pivot.add(model)
+      pivot.add(parsed)
+      await light()
+      // Its shaders compiled before it is shown (without holding the page's thread where the
+      // browser compiles in parallel), so that the tap that places it shows it at once.
+      await renderer.compileAsync(parsed, camera, scene)
+      if (ended) return
+      // Ready to place: parsed, lit and compiled.
+      model = parsed
       performance.mark(AR_MARKS.model)
       // Its first clip plays, as in AR Quick Look, with a button that pauses it; paused from the
       // start when the visitor paused the page's 3D (or asked for reduced motion: motion.ts).

@@ -296,24 +296,29 @@ async function equirectangular(bytes: ArrayBuffer, hdr: boolean): Promise<Textur
   return texture
 }
 
+/** An environment file's bytes; rejects, naming the file, when it cannot be fetched. */
+export async function environmentBytes(url: string): Promise<ArrayBuffer> {
+  const response = await fetch(url)
+  if (!response.ok) throw new Error(`${url} answered ${response.status}`)
+  return response.arrayBuffer()
+}
+
 /**
  * The prefiltered map of an environment file at `url` (the site's, with the device's size asked
- * for: model-variant.ts), and the file itself as the backdrop. Rejects, naming the file and the
- * reason, when it cannot be fetched or read.
+ * for: model-variant.ts), and the file itself as the backdrop. `bytes`: the file, when its fetch
+ * was started earlier (`environmentBytes`). Rejects, naming the file and the reason, when it
+ * cannot be fetched or read.
  */
 export async function fileEnvironment(
   gl: WebGLRenderer,
   url: string,
   hdr: boolean,
   tier: 'high' | 'low' = 'high',
+  bytes: Promise<ArrayBuffer> = environmentBytes(url),
 ): Promise<LitEnvironment> {
-  const response = await fetch(url)
-  if (!response.ok) throw new Error(`${url} answered ${response.status}`)
-  const texture = await equirectangular(await response.arrayBuffer(), hdr).catch(
-    (error: unknown) => {
-      throw new Error(`${url} cannot be read as ${hdr ? 'a Radiance HDR' : 'an image'}: ${error}`)
-    },
-  )
+  const texture = await equirectangular(await bytes, hdr).catch((error: unknown) => {
+    throw new Error(`${url} cannot be read as ${hdr ? 'a Radiance HDR' : 'an image'}: ${error}`)
+  })
   if (tier === 'low') {
     const light = new WebGLCubeRenderTarget(IRRADIANCE_SIZE, { type: HalfFloatType })
     light.fromEquirectangularTexture(gl, texture)
