@@ -472,13 +472,20 @@ export function engineSuite(
               ?.getAttribute('aria-label') === play,
           [viewer, words.play_label],
         )
-        // The renderer hears the pause with its next message: once it has, nothing moves.
+        // The renderer hears the pause with its next message: once it has, it draws no more
+        // frames and nothing moves. Still means no frame drawn for a second, longer than any frame
+        // a software renderer takes here (a frame already under way when the pause came, over
+        // 150 ms in WebKit, once turned the lamp after two reads 150 ms apart had agreed).
+        const drawn = () =>
+          engine.evaluate(
+            () => (window as unknown as { __facet3d: { frames: number } }).__facet3d.frames,
+          )
         let paused = NaN
         await until('the lamp to stop', async () => {
-          const last = paused
+          const [frames, azimuth] = [await drawn(), (await orbit()).azimuth]
+          await new Promise((resolve) => setTimeout(resolve, 1000))
           paused = (await orbit()).azimuth
-          await new Promise((resolve) => setTimeout(resolve, 150))
-          return paused === last
+          return (await drawn()) === frames && paused === azimuth
         })
         await new Promise((resolve) => setTimeout(resolve, 600))
         expect((await orbit()).azimuth).toBe(paused)
