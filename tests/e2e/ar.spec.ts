@@ -97,6 +97,15 @@ async function xrPhone(browser: Browser) {
 }
 
 /** What the visitor sees on the screen, as raw RGB pixels. */
+/** Waits for the page's model viewer (the slot in its slice) to go live; its slot's index. */
+async function waitViewerLive(page: Page): Promise<number> {
+  const index = await page
+    .locator('[data-3d-state]')
+    .evaluateAll((slots) => slots.findIndex((s) => s.closest('.slice-model-viewer')))
+  await waitLive(page, index)
+  return index
+}
+
 async function screen(page: Page): Promise<Pixels> {
   const png = await page.screenshot({ animations: 'allow' })
   const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true })
@@ -321,10 +330,7 @@ test('a phone with WebXR places the model in the room in the page, and leaving r
   await page.goto(url)
 
   // The viewer goes live as it does on any phone; its AR control is a button, not Scene Viewer's link.
-  const index = await page
-    .locator('[data-3d-state]')
-    .evaluateAll((slots) => slots.findIndex((s) => s.closest('.slice-model-viewer')))
-  await waitLive(page, index)
+  const index = await waitViewerLive(page)
   const button = page.getByRole('button', { name: content.viewer.ar_label! })
   await expect(button).toBeVisible()
   await expect(page.locator('a[data-ar-link]')).toHaveCount(0)
@@ -488,10 +494,7 @@ test('on a wall, resizable, in French: the reticle finds a wall, a tap hangs the
   await page.goto(url)
   // The viewer live, lit by the slice's environment file; then that file cannot be had: the
   // session's model is lit by the neutral preset instead, and is placed all the same.
-  const index = await page
-    .locator('[data-3d-state]')
-    .evaluateAll((slots) => slots.findIndex((s) => s.closest('.slice-model-viewer')))
-  await waitLive(page, index)
+  await waitViewerLive(page)
   await context.route(/\.hdr(\?|$)/, (route) => route.fulfill({ status: 503, body: '' }))
   // The phone looks down at the floor, which is not a wall: the reticle waits for one.
   await lookDown(page, 60)

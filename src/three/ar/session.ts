@@ -288,17 +288,13 @@ function run(
   const scene = new Scene()
   const lit: LitEnvironment[] = []
   const wanted = look?.environment
-  const file =
-    wanted?.kind === 'file'
-      ? {
-          url: wanted.url,
-          hdr: wanted.hdr,
-          at: environmentUrlFor(wanted.url, 'low', false, location.href),
-        }
-      : null
-  // The file's bytes come over the network beside the model's.
-  const fileBytes = file ? environmentBytes(file.at) : null
-  fileBytes?.catch(() => {})
+  // A file's bytes come over the network beside the model's, from now.
+  let file: { url: string; hdr: boolean; at: string; bytes: Promise<ArrayBuffer> } | null = null
+  if (wanted?.kind === 'file') {
+    const at = environmentUrlFor(wanted.url, 'low', false, location.href)
+    file = { url: wanted.url, hdr: wanted.hdr, at, bytes: environmentBytes(at) }
+    file.bytes.catch(() => {})
+  }
   /**
    * The environment, made once the model is parsed: prefiltering it is GPU work that holds the
    * page's thread until it is done (seconds on a software renderer), and made first it held up
@@ -306,8 +302,8 @@ function run(
    * only once this is done, so it is never seen unlit.
    */
   const light = async () => {
-    if (file && fileBytes)
-      await fileEnvironment(renderer, file.at, file.hdr, 'high', fileBytes).then(
+    if (file)
+      await fileEnvironment(renderer, file.at, file.hdr, 'high', file.bytes).then(
         (environment) => lit.push(environment),
         (error: unknown) =>
           console.warn(`AR: the environment ${file.url} cannot be used (${String(error)})`),

@@ -477,15 +477,20 @@ export function engineSuite(
         // a software renderer takes here (a frame already under way when the pause came, over
         // 150 ms in WebKit, once turned the lamp after two reads 150 ms apart had agreed).
         const drawn = () =>
-          engine.evaluate(
-            () => (window as unknown as { __facet3d: { frames: number } }).__facet3d.frames,
-          )
+          engine.evaluate(() => {
+            const hook = (
+              window as unknown as {
+                __facet3d: { frames: number; orbits: Record<string, { azimuth: number }> }
+              }
+            ).__facet3d
+            return `${hook.frames} ${Object.values(hook.orbits)[0]!.azimuth}`
+          })
         let paused = NaN
         await until('the lamp to stop', async () => {
-          const [frames, azimuth] = [await drawn(), (await orbit()).azimuth]
+          const before = await drawn()
           await new Promise((resolve) => setTimeout(resolve, 1000))
           paused = (await orbit()).azimuth
-          return (await drawn()) === frames && paused === azimuth
+          return (await drawn()) === before
         })
         await new Promise((resolve) => setTimeout(resolve, 600))
         expect((await orbit()).azimuth).toBe(paused)
