@@ -135,6 +135,16 @@ export function toneMappingOf(value: string | null | undefined): ToneMapping | n
 /** The environment files the renderer reads, by their name's extension. */
 export const ENVIRONMENT_FILES = /\.(hdr|jpe?g|png|avif)$/i
 
+/**
+ * An environment field's file: its URL and its name (else its URL's), as strings whatever a
+ * malformed document holds there; empty where there is none.
+ */
+function environmentFile(image: LookFields['environment_image']): { url: string; name: string } {
+  const text = (value: unknown) => (typeof value === 'string' ? value : '')
+  const url = text(image?.url)
+  return { url, name: text(image?.name) || url }
+}
+
 /** Whether a file name (or URL's path) is a Radiance HDR. */
 export const isHdr = (name: string) => /\.hdr$/i.test(name.split(/[?#]/)[0]!)
 
@@ -156,8 +166,9 @@ export function resolveLook(
   site: SceneLook,
   fileUrl: (url: string) => string | null,
 ): SceneLook {
-  const file = fields.environment_image?.url ? fileUrl(fields.environment_image.url) : null
-  const name = fields.environment_image?.name || fields.environment_image?.url || ''
+  const image = environmentFile(fields.environment_image)
+  const file = image.url ? fileUrl(image.url) : null
+  const name = image.name
   const preset = presetOf(fields.environment)
   return {
     environment:
@@ -283,9 +294,8 @@ export type FieldProblem = { field: string; message: string }
  */
 export function lookProblems(fields: LookFields & CameraFields): FieldProblem[] {
   const problems: FieldProblem[] = []
-  const image = fields.environment_image
-  const name = image?.name || image?.url || ''
-  if (image?.url && !ENVIRONMENT_FILES.test(name.split(/[?#]/)[0]!))
+  const { url, name } = environmentFile(fields.environment_image)
+  if (url && !ENVIRONMENT_FILES.test(name.split(/[?#]/)[0]!))
     problems.push({
       field: 'environment_image',
       message: `is "${name}": an environment is a Radiance HDR (.hdr) or an 8-bit JPEG, PNG or AVIF, equirectangular (twice as wide as high)`,
