@@ -113,7 +113,7 @@ export function ArLink(props: ArLinkProps) {
 
 /**
  * Where the browser has WebXR with hit-testing (`immersive-ar`: Android's Chrome), a button that
- * places the model in the room in the page itself (src/three/ar/session.ts, loaded on the press);
+ * places the model in the room in the page itself (src/three/ar/start.ts, loaded on the press);
  * else Scene Viewer's link on Android (`sceneViewer`), or `none`. Nothing shows while the browser
  * answers whether it can (one call, no task of note).
  */
@@ -181,10 +181,10 @@ function WebXrButton({
   // - The `ar` model, once the viewer beside the button is live and the page has settled (its
   //   network quiet, its main thread idle): bytes only, no task of note on the page. Only up to
   //   the warm-up's cap (a scan's `ar` file can be megabytes); a larger one comes on the press.
-  // - The session's code, when the visitor points at the button or reaches it with the keyboard,
-  //   not before: it is three.js on the page's thread, and evaluating it took one task of 141 ms
-  //   at 4× CPU (traced on the showcase, the viewer live), which a visitor looking at the model
-  //   could meet. Split into stages, the chunks' own scripts still took 132 and 67 ms.
+  // - The session's first chunk (start.ts: no three.js, a few kilobytes), when the visitor points
+  //   at the button or reaches it with the keyboard. Its three.js comes on the press, while the
+  //   browser starts the session: evaluating it took one task of 141 ms at 4× CPU (traced on the
+  //   showcase, the viewer live), which a visitor looking at the model could meet.
   const modelWarmed = useRef(false)
   const warmModel = useCallback(() => {
     if (modelWarmed.current || !mayFetchAhead()) return
@@ -196,7 +196,7 @@ function WebXrButton({
     warmModel()
     if (codeWarmed.current || !mayFetchAhead()) return
     codeWarmed.current = true
-    import('@/three/ar/session').catch(() => {})
+    import('@/three/ar/start').catch(() => {})
   }
   useEffect(() => {
     const state = ref.current?.closest('[data-3d-slot]')?.querySelector('[data-3d-state]')
@@ -221,9 +221,9 @@ function WebXrButton({
     if (state.busy) return
     performance.mark(AR_MARKS.press)
     setState({ busy: true })
-    let session: typeof import('@/three/ar/session') | null = null
+    let session: typeof import('@/three/ar/start') | null = null
     try {
-      session = await import('@/three/ar/session')
+      session = await import('@/three/ar/start')
       await session.enterAr({
         model,
         settings,

@@ -496,12 +496,41 @@ test('on a wall, resizable, in French: the reticle finds a wall, a tap hangs the
   // session's model is lit by the neutral preset instead, and is placed all the same.
   await waitViewerLive(page)
   await context.route(/\.hdr(\?|$)/, (route) => route.fulfill({ status: 503, body: '' }))
-  // The phone looks down at the floor, which is not a wall: the reticle waits for one.
-  await lookDown(page, 60)
   const button = page.getByRole('button', { name: content.viewer.ar_label! })
-  await button.click()
   const overlay = page.getByRole('dialog', { name: content.viewer.ar_label! })
   const status = overlay.getByRole('status')
+
+  // The network goes once the button's small chunk is in: the session starts, the camera's view
+  // shows, and the overlay says that the rest of AR could not come. Leaving returns to the page;
+  // back online, the next press starts AR as if nothing had failed.
+  const scripts = new Map<string, boolean>()
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.set(request.url(), false)
+  })
+  page.on('requestfinished', (request) => {
+    if (scripts.has(request.url())) scripts.set(request.url(), true)
+  })
+  await button.focus()
+  await expect
+    .poll(() => scripts.size > 0 && [...scripts.values()].every(Boolean), {
+      message: 'the AR button’s chunk is in once the button has the focus',
+    })
+    .toBe(true)
+  const offline = /\/_next\/static\/chunks\//
+  await context.route(offline, (route) => route.abort('internetdisconnected'))
+  await page.keyboard.press('Enter')
+  await expect(status).toHaveText(
+    /^La RA n’a pas pu être chargée \(.+\)\. Vérifiez la connexion, quittez la RA et touchez à nouveau le bouton\.$/,
+    { timeout: 30_000 },
+  )
+  await overlay.getByRole('button', { name: 'Quitter la RA' }).click()
+  await expect(overlay).toHaveCount(0)
+  await expect(button).toBeFocused()
+  await context.unroute(offline)
+
+  // The phone looks down at the floor, which is not a wall: the reticle waits for one.
+  await lookDown(page, 60)
+  await button.click()
   // The session's chunk is fetched and compiled on the press: given longer, under a loaded CI.
   await expect(status).toHaveText('Déplacez lentement votre téléphone et pointez-le vers un mur.', {
     timeout: 30_000,

@@ -1,16 +1,12 @@
-// "View in your room" in the page itself: a WebXR `immersive-ar` session (Android's Chrome and the
-// browsers that have WebXR with hit-testing). A reticle follows the surface hit-testing finds
-// straight ahead (the floor, or a wall, as the slice says); a tap places the model there at its
-// true size in metres; another tap moves it; buttons turn it (and resize it, when the slice allows).
-// The session's controls are a DOM overlay, and "Leave AR" ends it: the page is then as it was,
-// the viewer live, the scroll position and the focus kept.
+// The in-page AR session once started (start.ts starts it and draws its first frames): a reticle
+// follows the surface hit-testing finds straight ahead (the floor, or a wall, as the slice says); a
+// tap places the model there at its true size in metres; another tap moves it; buttons turn it (and
+// resize it, when the slice allows). The session's controls are a DOM overlay, and "Leave AR" ends
+// it: the page is then as it was, the viewer live, the scroll position and the focus kept.
 //
-// Loaded only when the visitor points at the AR button, focuses it or presses it
-// (src/components/ArLink.tsx imports it dynamically), in its own chunk: the page pays no byte and
-// no task for it before. The session
+// Imported by start.ts once the session's first frame is drawn, in its own chunk. The session
 // needs a WebGL context on the page's thread (WebXR has none in workers), so it makes its own
-// renderer, separate from the worker's. Written here rather than taken from `<model-viewer>`,
-// whose WebXR code is part of its custom element and not published on its own.
+// renderer, separate from the worker's.
 
 import {
   AnimationMixer,
@@ -27,7 +23,7 @@ import {
   type Object3D,
 } from 'three'
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js'
-import { AR_MARKS, type ArSettings } from '@/lib/ar'
+import { AR_MARKS } from '@/lib/ar'
 import {
   environmentBytes,
   fileEnvironment,
@@ -37,220 +33,23 @@ import {
 import { toneMappingOf } from '../render/tone-mapping'
 import { environmentUrlFor } from '../model-variant'
 import { configureGltfLoader } from '../render/gltf-loader'
-import styles from './ar-session.module.css'
+import { endSession, type ArStart, type Overlay, type Restore } from './start'
 import { arWords, sizeInMetres } from './words'
 import { motionPaused } from '../viewer/motion'
 
-/** What `enterAr` is given by the AR button. */
-export type ArStart = {
-  /** The model's AR variant (`tier=ar`), absolute. */
-  model: string
-  settings: ArSettings
-  /** Where focus returns when the session ends: the AR button. */
-  returnFocus: HTMLElement | null
-  /** Called once, when the session has ended and the page is back as it was. */
-  onEnd?: () => void
-}
-
-/** Why a session did not start: `activation` (press again), `unsupported`, or `failed`. */
-export class ArStartError extends Error {
-  constructor(
-    readonly kind: 'activation' | 'unsupported' | 'failed',
-    message: string,
-  ) {
-    super(message)
-    this.name = 'ArStartError'
-  }
-}
-
-/** The words for a start that failed, in the page's language, for the AR button to show. */
-export function startErrorMessage(error: unknown): string {
-  const words = arWords(document.documentElement.lang)
-  if (error instanceof ArStartError && error.kind === 'activation') return words.again
-  return words.startFailed(error instanceof Error ? error.message : String(error))
-}
-
-/** How long after the session's live region is in the page its first words go in. */
-const ANNOUNCE_AFTER_MS = 50
-
 /** One press of a turn button, in degrees. */
 const TURN_STEP = 15
-/** Resizing's steps and bounds, when the slice allows it (a fraction of the true size). */
-const SCALE_STEP = 1.25
+/** Resizing's bounds, when the slice allows it (a fraction of the true size). */
 const SCALE_MIN = 0.25
 const SCALE_MAX = 4
 /** How upright a surface's normal is (its y): a floor's is near 1, a wall's near 0. */
 const FLOOR_MIN_UP = 0.75
 const WALL_MAX_UP = 0.3
 
-/** The overlay's elements. */
-type Overlay = {
-  root: HTMLElement
-  status: HTMLElement
-  leave: HTMLButtonElement
-  /** "Place it here": enabled once the model is loaded. */
-  place: HTMLButtonElement
-  /** Pause and play of the model's animation: shown once one plays. */
-  motion: HTMLButtonElement
-  /** The controls that act on a placed model: enabled once it is placed. */
-  placedControls: HTMLButtonElement[]
-}
-
-function button(text: string, onPress: () => void, className?: string): HTMLButtonElement {
-  const element = document.createElement('button')
-  element.type = 'button'
-  element.textContent = text
-  if (className) element.className = className
-  element.addEventListener('click', onPress)
-  return element
-}
-
-/**
- * Starts the session. Resolves once it has started (the model then loads inside it); rejects with
- * an `ArStartError` when it could not start, leaving the page untouched. Call it from the press's
- * handler: the browser grants a session only while the press's activation lasts, so the request
- * is made before anything else is awaited.
- */
-export async function enterAr(start: ArStart): Promise<void> {
-  const xr = navigator.xr
-  if (!xr) throw new ArStartError('unsupported', 'WebXR is not available')
-  const lang = document.documentElement.lang
-  const words = arWords(lang)
-  const placement = start.settings.placement
-  const scrollX = window.scrollX
-  const scrollY = window.scrollY
-  const returnFocus =
-    start.returnFocus ??
-    (document.activeElement instanceof HTMLElement ? document.activeElement : null)
-
-  // The overlay, with its actions bound below once the session exists.
-  const actions = {
-    leave: () => {},
-    turn: (_sign: number) => {},
-    scale: (_factor: number) => {},
-    place: () => {},
-    motion: () => {},
-  }
-  const root = document.createElement('div')
-  root.className = styles.overlay!
-  root.dataset.arSession = 'starting'
-  root.setAttribute('role', 'dialog')
-  root.setAttribute('aria-label', start.settings.label)
-  // The session's live region goes in empty: a screen reader announces a change in a region
-  // already on the page, not one that arrives with its words (WCAG 4.1.3). Its first words follow
-  // in a later task, and each step of the session after them.
-  const status = document.createElement('p')
-  status.className = styles.status!
-  status.setAttribute('role', 'status')
-  setTimeout(() => {
-    if (!status.textContent) status.textContent = words.starting
-  }, ANNOUNCE_AFTER_MS)
-  const controls = document.createElement('div')
-  controls.className = styles.controls!
-  const turns = [
-    button(words.turnLeft, () => actions.turn(1)),
-    button(words.turnRight, () => actions.turn(-1)),
-  ]
-  const scales = start.settings.resizable
-    ? [
-        button(words.smaller, () => actions.scale(1 / SCALE_STEP)),
-        button(words.larger, () => actions.scale(SCALE_STEP)),
-      ]
-    : []
-  // A tap on the room places the model; this button does the same from a keyboard or a switch
-  // (WCAG 2.1.1), and "pause" stops a model's animation (2.2.2), shown once one plays.
-  const place = button(words.place, () => actions.place())
-  place.disabled = true
-  const motion = button(words.pause, () => actions.motion())
-  motion.hidden = true
-  const leave = button(words.leave, () => actions.leave(), styles.leave)
-  for (const control of [...turns, ...scales]) control.disabled = true
-  controls.append(place, ...turns, ...scales, motion, leave)
-  // A press on the overlay's buttons is theirs, not a tap on the room (which would move the model).
-  controls.addEventListener('beforexrselect', (event) => event.preventDefault())
-  root.append(status, controls)
-  const overlay: Overlay = {
-    root,
-    status,
-    leave,
-    place,
-    motion,
-    placedControls: [...turns, ...scales],
-  }
-  // The overlay is a dialog over the camera's view: Tab goes round its own buttons, never into
-  // the page hidden behind it.
-  root.addEventListener('keydown', (event) => {
-    if (event.key !== 'Tab') return
-    const reachable = [...root.querySelectorAll<HTMLButtonElement>('button')].filter(
-      (control) => !control.disabled && !control.hidden,
-    )
-    if (!reachable.length) return
-    const at = reachable.indexOf(document.activeElement as HTMLButtonElement)
-    const next = event.shiftKey
-      ? at <= 0
-        ? reachable.length - 1
-        : at - 1
-      : at === reachable.length - 1
-        ? 0
-        : at + 1
-    event.preventDefault()
-    reachable[next]!.focus()
-  })
-  document.body.append(root)
-
-  const canvas = document.createElement('canvas')
-  canvas.dataset.arCanvas = ''
-  const context = canvas.getContext('webgl2', { xrCompatible: true, alpha: true, antialias: true })
-  let session: XRSession
-  try {
-    if (!context) throw new ArStartError('unsupported', 'WebGL 2 is not available')
-    session = await xr.requestSession('immersive-ar', {
-      requiredFeatures: ['hit-test'],
-      optionalFeatures: ['dom-overlay'],
-      domOverlay: { root },
-    })
-  } catch (error) {
-    root.remove()
-    context?.getExtension('WEBGL_lose_context')?.loseContext()
-    if (error instanceof ArStartError) throw error
-    const name = (error as { name?: string } | null)?.name
-    const message = error instanceof Error ? error.message : String(error)
-    throw new ArStartError(
-      name === 'NotAllowedError' || name === 'SecurityError'
-        ? 'activation'
-        : name === 'NotSupportedError'
-          ? 'unsupported'
-          : 'failed',
-      message,
-    )
-  }
-  const handle = run(session, canvas, context, overlay, start, {
-    lang,
-    placement,
-    scrollX,
-    scrollY,
-    returnFocus,
-  })
-  actions.leave = () => void session.end().catch(() => {})
-  actions.turn = handle.turn
-  actions.scale = handle.scale
-  actions.place = handle.place
-  actions.motion = handle.motion
-  // Focus moves into the overlay, as into a dialog: to its one control enabled from the start.
-  leave.focus({ preventScroll: true })
-}
-
-type Restore = {
-  lang: string
-  placement: ArSettings['placement']
-  scrollX: number
-  scrollY: number
-  returnFocus: HTMLElement | null
-}
-
 /** Runs a started session: the renderer, the hit-test, the model, the controls, the end. */
-function run(
+export function run(
   session: XRSession,
+  local: XRReferenceSpace,
   canvas: HTMLCanvasElement,
   context: WebGL2RenderingContext,
   overlay: Overlay,
@@ -422,13 +221,7 @@ function run(
   let surfaceFound = false
   let last = 0
 
-  let drawn = false
   renderer.setAnimationLoop((time, frame) => {
-    // For the page's own timing (and `npm run bench:ar`): the session's first frame drawn.
-    if (!drawn && frame) {
-      drawn = true
-      performance.mark(AR_MARKS.firstFrame)
-    }
     const delta = last ? (time - last) / 1000 : 0
     last = time
     if (playing) mixer?.update(delta)
@@ -512,18 +305,20 @@ function run(
         environment.background.dispose()
       }
       renderer.dispose()
-      canvas.remove()
-      root.remove()
-      // Back to the page as it was: where it was scrolled, the focus on the AR button.
-      window.scrollTo(restore.scrollX, restore.scrollY)
-      restore.returnFocus?.focus({ preventScroll: true })
-      start.onEnd?.()
+      endSession(overlay, canvas, restore, start)
     },
     { once: true },
   )
 
-  renderer.xr.setSession(session).catch((error: unknown) => {
-    say('failed', words.startFailed(String(error)))
-  })
+  // The room's space is the one asked for as the session began (start.ts), not the one three.js
+  // asks for now: a space is placed where the viewer is when it is asked for, and the phone may
+  // have moved during the first frames. Set once three.js has its own (it clears ours before),
+  // ahead of its first frame.
+  renderer.xr
+    .setSession(session)
+    .then(() => renderer.xr.setReferenceSpace(local))
+    .catch((error: unknown) => {
+      say('failed', words.startFailed(String(error)))
+    })
   return handle
 }

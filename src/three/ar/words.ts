@@ -1,4 +1,4 @@
-// The words of the in-page AR session (session.ts), in the site's languages. They are the
+// The words of the in-page AR session (start.ts, session.ts), in the site's languages. They are the
 // session's own controls and guidance, not content: kept with its code so that they cost the page
 // nothing before the visitor presses the AR button. The button's own label comes from the slice.
 
@@ -22,6 +22,7 @@ export type ArWords = {
   loadFailed: (reason: string) => string
   again: string
   startFailed: (reason: string) => string
+  codeFailed: (reason: string) => string
 }
 
 const EN: ArWords = {
@@ -48,6 +49,8 @@ const EN: ArWords = {
     `The model could not be loaded (${reason}). Leave AR to return to the page.`,
   again: 'AR did not start: tap the button again.',
   startFailed: (reason) => `AR could not start on this device (${reason}).`,
+  codeFailed: (reason) =>
+    `AR could not be loaded (${reason}). Check the connection, leave AR and press the button again.`,
 }
 
 const FR: ArWords = {
@@ -74,6 +77,8 @@ const FR: ArWords = {
     `Le modèle n’a pas pu être chargé (${reason}). Quittez la RA pour revenir à la page.`,
   again: 'La RA n’a pas démarré : touchez à nouveau le bouton.',
   startFailed: (reason) => `La RA n’a pas pu démarrer sur cet appareil (${reason}).`,
+  codeFailed: (reason) =>
+    `La RA n’a pas pu être chargée (${reason}). Vérifiez la connexion, quittez la RA et touchez à nouveau le bouton.`,
 }
 
 /** The words for the page's language (`<html lang>`, as `fr-fr`), English where none is written. */
