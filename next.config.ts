@@ -41,6 +41,14 @@ const nextConfig: NextConfig = {
     // gzipped (`npm run test:bundles`). Every import of `three`, ours and the libraries', meets
     // the same copy; `three/examples/jsm/*` import `three` and so do too.
     resolveAlias: { three: 'three/src/Three.js' },
+    rules: {
+      // three.js's GLSL without its comments and indentation (scripts/glsl-minify-loader.cjs): the
+      // render worker's scripts and the AR session's three.js are that much smaller.
+      '*.js': {
+        condition: { all: ['browser', { path: /node_modules[\\/]three[\\/]src[\\/]/ }] },
+        loaders: [require.resolve('./scripts/glsl-minify-loader.cjs')],
+      },
+    },
   },
   experimental: {
     // The site's CSS is small (one global sheet): inlined, it no longer blocks the first paint.
