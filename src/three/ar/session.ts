@@ -4,9 +4,10 @@
 // resize it, when the slice allows). The session's controls are a DOM overlay, and "Leave AR" ends
 // it: the page is then as it was, the viewer live, the scroll position and the focus kept.
 //
-// Imported by start.ts once the session's first frame is drawn, in its own chunk. The session
-// needs a WebGL context on the page's thread (WebXR has none in workers), so it makes its own
-// renderer, separate from the worker's.
+// In its own chunk, which start.ts asks for on the press, beside the session's request; it takes
+// the session over once the session's first frame is drawn. The session needs a WebGL context on
+// the page's thread (WebXR has none in workers), so it makes its own renderer, separate from the
+// worker's.
 
 import {
   AnimationMixer,
