@@ -205,10 +205,6 @@ export async function enterAr(start: ArStart): Promise<void> {
   // Focus moves into the overlay, as into a dialog: to its one control enabled from the start.
   leave.focus({ preventScroll: true })
 
-  // The first frames: the camera's view of the room (the layer is transparent), the overlay's
-  // words over it, until session.ts draws the scene. It takes over only once the first is drawn.
-  const layer = new XRWebGLLayer(session, context)
-  session.updateRenderState({ baseLayer: layer })
   let handedOver = false
   let ended = false
   const endedEarly = () => {
@@ -218,6 +214,29 @@ export async function enterAr(start: ArStart): Promise<void> {
     endSession(overlay, canvas, restore, start)
   }
   session.addEventListener('end', endedEarly, { once: true })
+  // A failure once the session has begun is said in the overlay; "Leave AR" still leaves.
+  const fail = (text: string) => {
+    root.dataset.arSession = 'failed'
+    status.textContent = text
+  }
+  const reason = (error: unknown) => (error instanceof Error ? error.message : String(error))
+
+  // The first frames: the camera's view of the room (the layer is transparent), the overlay's
+  // words over it, until session.ts draws the scene. It takes over only once the first is drawn.
+  let layer: XRWebGLLayer
+  try {
+    layer = new XRWebGLLayer(session, context)
+    session.updateRenderState({ baseLayer: layer })
+  } catch (error) {
+    fail(words.startFailed(reason(error)))
+    return
+  }
+  let codeLost = false
+  code.catch((error: unknown) => {
+    // The session's code could not be loaded (the network went).
+    codeLost = true
+    if (!ended) fail(words.codeFailed(reason(error)))
+  })
   let marked = false
   const firstDrawn = new Promise<void>((drawn) => {
     const clear: XRFrameRequestCallback = () => {
@@ -245,11 +264,7 @@ export async function enterAr(start: ArStart): Promise<void> {
       actions.motion = handle.motion
     })
     .catch((error: unknown) => {
-      // The session's code could not be loaded (the network went): said, and "Leave AR" still
-      // leaves.
-      if (ended) return
-      root.dataset.arSession = 'failed'
-      status.textContent = words.codeFailed(error instanceof Error ? error.message : String(error))
+      if (!ended && !codeLost) fail(words.startFailed(reason(error)))
     })
 }
 
