@@ -449,6 +449,22 @@ test('a phone with WebXR places the model in the room in the page, and leaving r
   await expect.poll(() => announced(page)).toEqual([arWords('en-us').again])
   await expect(page.locator('[data-ar-error]')).toHaveText(arWords('en-us').again)
 
+  // A session begun whose layer the browser refuses says so in the overlay, and "Leave AR"
+  // returns to the page.
+  await page.evaluate(() => {
+    const scope = window as unknown as { XRWebGLLayer: unknown }
+    const layer = scope.XRWebGLLayer
+    scope.XRWebGLLayer = function () {
+      scope.XRWebGLLayer = layer
+      throw new DOMException('The context is lost', 'InvalidStateError')
+    }
+  })
+  await button.click()
+  await expect(status).toHaveText('AR could not start on this device (The context is lost).')
+  await overlay.getByRole('button', { name: 'Leave AR' }).click()
+  await expect(overlay).toHaveCount(0)
+  await expect(button).toBeFocused()
+
   // It starts again as the first time.
   await button.click()
   await expect(overlay).toBeVisible()
