@@ -45,7 +45,12 @@ const nextConfig: NextConfig = {
       // three.js's GLSL without its comments and indentation (scripts/glsl-minify-loader.cjs): the
       // render worker's scripts and the AR session's three.js are that much smaller.
       '*.js': {
-        condition: { all: ['browser', { path: /node_modules[\\/]three[\\/]src[\\/]/ }] },
+        condition: {
+          all: [
+            'browser',
+            { path: /node_modules[\\/]three[\\/]src[\\/]/, content: /\/\* glsl \*\// },
+          ],
+        },
         loaders: [require.resolve('./scripts/glsl-minify-loader.cjs')],
       },
     },

@@ -221,10 +221,10 @@ function WebXrButton({
     if (state.busy) return
     performance.mark(AR_MARKS.press)
     setState({ busy: true })
-    let session: typeof import('@/three/ar/start') | null = null
+    let ar: typeof import('@/three/ar/start') | null = null
     try {
-      session = await import('@/three/ar/start')
-      await session.enterAr({
+      ar = await import('@/three/ar/start')
+      await ar.enterAr({
         model,
         settings,
         returnFocus: ref.current,
@@ -240,7 +240,7 @@ function WebXrButton({
       console.error('AR did not start:', error)
       setState({
         busy: false,
-        message: session ? session.startErrorMessage(error) : String(error),
+        message: ar ? ar.startErrorMessage(error) : String(error),
       })
     }
   }

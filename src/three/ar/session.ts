@@ -34,7 +34,7 @@ import {
 import { toneMappingOf } from '../render/tone-mapping'
 import { environmentUrlFor } from '../model-variant'
 import { configureGltfLoader } from '../render/gltf-loader'
-import { endSession, type ArStart, type Overlay, type Restore } from './start'
+import { endSession, reason, type ArStart, type Overlay, type Restore } from './start'
 import { arWords, sizeInMetres } from './words'
 import { motionPaused } from '../viewer/motion'
 
@@ -212,9 +212,7 @@ export function run(
       overlay.place.disabled = false
       say('searching', searching())
     })
-    .catch((error: unknown) =>
-      say('failed', words.loadFailed(error instanceof Error ? error.message : String(error))),
-    )
+    .catch((error: unknown) => say('failed', words.loadFailed(reason(error))))
 
   // The latest surface found ahead, in the session's reference space.
   const surface = new Matrix4()

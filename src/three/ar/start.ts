@@ -39,11 +39,14 @@ export class ArStartError extends Error {
   }
 }
 
+/** What a failure says of itself, for the words that name its reason. */
+export const reason = (error: unknown) => (error instanceof Error ? error.message : String(error))
+
 /** The words for a start that failed, in the page's language, for the AR button to show. */
 export function startErrorMessage(error: unknown): string {
   const words = arWords(document.documentElement.lang)
   if (error instanceof ArStartError && error.kind === 'activation') return words.again
-  return words.startFailed(error instanceof Error ? error.message : String(error))
+  return words.startFailed(reason(error))
 }
 
 /** How long after the session's live region is in the page its first words go in. */
@@ -187,7 +190,7 @@ export async function enterAr(start: ArStart): Promise<void> {
     context?.getExtension('WEBGL_lose_context')?.loseContext()
     if (error instanceof ArStartError) throw error
     const name = (error as { name?: string } | null)?.name
-    const message = error instanceof Error ? error.message : String(error)
+    const message = reason(error)
     throw new ArStartError(
       name === 'NotAllowedError' || name === 'SecurityError'
         ? 'activation'
@@ -219,7 +222,6 @@ export async function enterAr(start: ArStart): Promise<void> {
     root.dataset.arSession = 'failed'
     status.textContent = text
   }
-  const reason = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
   // The first frames: the camera's view of the room (the layer is transparent), the overlay's
   // words over it, until session.ts draws the scene. It takes over only once the first is drawn.
