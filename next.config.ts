@@ -40,7 +40,14 @@ const nextConfig: NextConfig = {
     // and the loaders reach are kept: the render worker's scripts went from 295.5 to 278.5 KB
     // gzipped (`npm run test:bundles`). Every import of `three`, ours and the libraries', meets
     // the same copy; `three/examples/jsm/*` import `three` and so do too.
-    resolveAlias: { three: 'three/src/Three.js' },
+    //
+    // zustand (R3F's store) imports use-sync-external-store's shim, which only hands on React's own
+    // `useSyncExternalStore` from React 18 on, but brings its fallback for older React along: the
+    // same package's plain entry, for React 18 and later, is the shim without it.
+    resolveAlias: {
+      three: 'three/src/Three.js',
+      'use-sync-external-store/shim/with-selector.js': 'use-sync-external-store/with-selector.js',
+    },
     rules: {
       // three.js's GLSL without its comments and indentation (scripts/glsl-minify-loader.cjs): the
       // render worker's scripts and the AR session's three.js are that much smaller.

@@ -141,6 +141,7 @@ export async function warmUp(specs: SceneSpec[]): Promise<void> {
     debug: flags,
     base: document.baseURI,
     models,
+    procedural: specs.some((spec) => spec.kind === 'procedural'),
   } satisfies ToRenderer)
 }
 

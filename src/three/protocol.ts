@@ -58,6 +58,8 @@ export type WarmMessage = {
   base: string
   /** The model URLs of the slots near the screen, absolute, as the slots will name them. */
   models: string[]
+  /** Whether a generated (procedural) scene is among them. */
+  procedural: boolean
 }
 
 /** From the page to the renderer. */

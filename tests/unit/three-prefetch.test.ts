@@ -7,7 +7,7 @@ import {
   DECODER_WIRE_BYTES,
   glbExtensionsUsed,
   prefetchDecoders,
-} from '../../src/three/render/gltf-loader'
+} from '../../src/three/render/decoder-prefetch'
 import { DECODERS_PATH } from '../../src/three/render/decoders'
 import { MeasuredGLTFLoader } from '../../src/three/render/model-info'
 import { PREFETCH_MAX_BYTES, prefetchModel, takePrefetched } from '../../src/three/render/prefetch'

@@ -35,6 +35,7 @@ import {
 } from 'three'
 import { RoomEnvironment } from 'three/examples/jsm/environments/RoomEnvironment.js'
 import { HDRLoader } from 'three/examples/jsm/loaders/HDRLoader.js'
+import { prefiltered, release } from './room-environment'
 import type { EnvironmentPreset, SceneEnvironment } from '../look'
 
 /** A low tier's light from an environment: its harmonics, and a key light from its brightest part. */
@@ -51,20 +52,6 @@ export type LitEnvironment = {
   irradiance: Irradiance | null
   /** The backdrop when the slice shows the environment: `scene.background`. */
   background: Texture
-}
-
-/** The generated environment of the procedural scenes and of `neutral`: three's RoomEnvironment. */
-export function roomEnvironment(gl: WebGLRenderer): Texture {
-  return prefiltered(gl, new RoomEnvironment())
-}
-
-/** A scene drawn into a prefiltered map, then let go. */
-function prefiltered(gl: WebGLRenderer, scene: Scene): Texture {
-  const pmrem = new PMREMGenerator(gl)
-  const texture = pmrem.fromScene(scene, 0.04).texture
-  release(scene)
-  pmrem.dispose()
-  return texture
 }
 
 /** A glowing panel: a box whose colour is its light (linear, may be over 1). */
@@ -175,16 +162,6 @@ function cubeOf(gl: WebGLRenderer, scene: Scene, size: number): WebGLCubeRenderT
   const target = new WebGLCubeRenderTarget(size, { type: HalfFloatType })
   new CubeCamera(0.1, 100, target).update(gl, scene)
   return target
-}
-
-/** Lets a preset's scene go. */
-function release(scene: Scene) {
-  scene.traverse((object) => {
-    if (object instanceof Mesh) {
-      object.geometry.dispose()
-      object.material.dispose()
-    }
-  })
 }
 
 /**

@@ -18,16 +18,7 @@ import {
   type LitEnvironment,
 } from './environment'
 import { useHost } from './host-context'
-
-/** A promise React's `use` reads at once once settled (its `status` and `value`). */
-type Tracked<T> = Promise<T> & { status?: 'fulfilled'; value?: T }
-
-const made = new WeakMap<WebGLRenderer, Map<string, Tracked<LitEnvironment>>>()
-
-/** Forgets every environment made on `gl` (its context was lost: the textures went with it). */
-export function forgetEnvironments(gl: WebGLRenderer) {
-  made.delete(gl)
-}
+import { environmentsMade as made, type Tracked } from './environment-cache'
 
 function environmentOf(
   gl: WebGLRenderer,

@@ -16,7 +16,7 @@
 // thread free (no long task, slowest input 16 ms). It also forwards every DOM event to one
 // full-canvas root, where this site sends a few rectangles and view commands to many views, and
 // this module must also run on the main thread.
-import { startTransition, Suspense, useEffect, useMemo, useRef, useState } from 'react'
+import { lazy, startTransition, Suspense, useEffect, useMemo, useRef, useState } from 'react'
 import {
   createPortal,
   createRoot,
@@ -25,32 +25,15 @@ import {
   useThree,
   type RootState,
 } from '@react-three/fiber'
-import {
-  DirectionalLight,
-  Group,
-  HemisphereLight,
-  LightProbe,
-  Mesh,
-  MeshBasicMaterial,
-  MeshPhysicalMaterial,
-  MeshStandardMaterial,
-  OrthographicCamera,
-  PerspectiveCamera,
-  Scene,
-  Vector2,
-  WebGLRenderer,
-} from 'three'
-import { ProceduralScene } from './scenes/ProceduralScene'
-import { ModelScene } from './scenes/ModelScene'
-import { roomEnvironment } from './environment'
-import { forgetEnvironments } from './look-environment'
+import { PerspectiveCamera, Scene, Vector2, WebGLRenderer } from 'three'
+import { forgetEnvironments } from './environment-cache'
+import { lazyChunk } from './chunks'
 import { toneMappingOf } from './tone-mapping'
 import { Boundary, caughtErrors, HostContext, mayAnimate } from './host-context'
 import { createSceneStore, onCanvas, useSceneStore, type SceneStore } from './scene-store'
 import { dprCeiling, median, nextDpr, startDpr, tierFromProbe, type Tier } from './resolution'
 import { probeGpu } from './gpu-probe'
 import { PREFETCH_MAX_BYTES, prefetchModel } from './prefetch'
-import { prefetchDecoders } from './gltf-loader'
 import { modelUrlFor } from '../model-variant'
 import type {
   DebugFlags,
@@ -67,23 +50,29 @@ import type { ViewOrbit } from '../store'
 // (needed for an OffscreenCanvas) must do it itself. Only the elements the scenes and drei's
 // components draw are registered: `extend(THREE)` kept every class of three.js in the 3D chunk
 // (the bundler cannot drop what a namespace object hands on), 50 KB gzipped more than the scenes
-// use. A scene that writes a new element must add its class here; R3F throws naming it otherwise.
-extend({
-  // The scenes' own.
-  DirectionalLight,
-  Group,
-  HemisphereLight,
-  LightProbe,
-  Mesh,
-  MeshPhysicalMaterial,
-  MeshStandardMaterial,
-  // drei's ContactShadows and PerspectiveCamera.
-  MeshBasicMaterial,
-  OrthographicCamera,
-  PerspectiveCamera,
-})
+// use. Each scene chunk registers its own (scenes/ModelScene.tsx, scenes/ProceduralScene.tsx), so
+// that their classes are not in this one; here, the camera every scene has (SceneCamera). A scene
+// that writes a new element must add its class; R3F throws naming it otherwise.
+extend({ PerspectiveCamera })
 
 type Report = (message: FromRenderer) => void
+
+/**
+ * The scenes, each kind a chunk of its own, so that a page loads only the code of the scenes it
+ * shows. The model scenes (scenes/ModelScene.tsx: three's GLTFLoader and meshopt decoder, the
+ * model's camera, shadow, environment files, animation, variants and hotspots) are 62 KB gzipped
+ * that a page whose only 3D is a generated hero (the home page) never uses; the generated scenes
+ * (scenes/ProceduralScene.tsx, with three's RoomEnvironment) are what a page of models never
+ * uses. A page asks for a kind's chunk as a slot of that kind nears the screen (`warm`), beside
+ * its model's file, or else with the `slots` that name one (chunks.ts: fetched side by side,
+ * without holding the worker).
+ */
+const modelScenes = lazyChunk(() => import('./scenes/ModelScene'))
+const proceduralScenes = lazyChunk(() => import('./scenes/ProceduralScene'))
+const ModelScene = lazy(() => modelScenes.load().then((chunk) => ({ default: chunk.ModelScene })))
+const ProceduralScene = lazy(() =>
+  proceduralScenes.load().then((chunk) => ({ default: chunk.ProceduralScene })),
+)
 
 /**
  * R3F hands React every error a boundary caught to `reportError` (its root's `onCaughtError`),
@@ -392,15 +381,9 @@ function Scenes({
     shared
   useSceneStore(store)
   const slots = useAdmitted(store.slots())
-  const gl = useThree((s) => s.gl)
-  const environment = useMemo(
-    () => (!lost && tier === 'high' ? roomEnvironment(gl) : null),
-    [gl, lost, tier],
-  )
   const host = useMemo(
     () => ({
       hidden,
-      environment,
       tier,
       forceMotion: debug.motion,
       store,
@@ -412,7 +395,6 @@ function Scenes({
     }),
     [
       hidden,
-      environment,
       tier,
       debug.motion,
       debug.model,
@@ -488,7 +470,10 @@ let warmed: Promise<{ tier: Tier; probeMs: number } | null> | null = null
  * decoders a model needs in the HTTP cache. Called again with more models, it fetches those; the
  * probe runs once.
  */
-export function warm({ debug, base, models }: Omit<WarmMessage, 'type'>): void {
+export function warm({ debug, base, models, procedural }: Omit<WarmMessage, 'type'>): void {
+  // The scenes' code, while the GPU is timed.
+  if (models.length) modelScenes.start()
+  if (procedural) proceduralScenes.start()
   warmed ??= probeOnThrowaway()
   void warmed.then((probe) => {
     // No throwaway context: the canvas's own will be timed, and the models fetched for it then.
@@ -499,14 +484,17 @@ export function warm({ debug, base, models }: Omit<WarmMessage, 'type'>): void {
         if (warmBudget <= 0) return
         const bytes = prefetchModel(modelUrlFor(url, debug.model, probe.tier, base), warmBudget)
         // And the decoders it will need (Draco; KTX2's is too large), known from its JSON once
-        // it is here, within what is left.
-        return bytes?.then(
-          (model) => {
-            warmBudget -= model.byteLength
-            warmBudget -= prefetchDecoders(model, warmBudget)
-          },
-          () => {},
-        )
+        // it is here, within what is left: read by the model scenes' code, asked for above.
+        return bytes
+          ?.then(
+            async (model) => {
+              warmBudget -= model.byteLength
+              const scenes = await modelScenes.load()
+              warmBudget -= scenes.prefetchDecoders(model, warmBudget)
+            },
+            () => {},
+          )
+          .catch(() => {})
       })
   })
 }
@@ -571,7 +559,16 @@ export function startRenderer(
     switch (message.type) {
       case 'slots': {
         const known = new Set(store.slots().map((s) => s.id))
-        for (const slot of message.slots) if (!known.has(slot.id)) waiting.add(slot.id)
+        const added = message.slots.filter((slot) => !known.has(slot.id))
+        for (const slot of added) waiting.add(slot.id)
+        // A model not warmed up for (the visitor came before the warm-up): its file and the model
+        // scenes' code side by side, not the code, then the file its scene asks for.
+        for (const { spec } of added)
+          if (spec.kind === 'procedural') proceduralScenes.start()
+          else if (!modelScenes.here) {
+            prefetchModel(modelUrlFor(spec.url, init.debug.model, tier, init.base))
+            modelScenes.start()
+          }
         store.setSlots(message.slots)
         invalidate()
         break

@@ -2,14 +2,19 @@
    mutable by design: R3F code sets their fields in effects and frame callbacks. */
 
 import { use, useEffect, useMemo, useRef, useState } from 'react'
-import { useFrame, useLoader, useThree } from '@react-three/fiber'
+import { extend, useFrame, useLoader, useThree } from '@react-three/fiber'
 import {
   Box3,
+  DirectionalLight,
+  Group,
+  LightProbe,
   Matrix4,
+  Mesh,
+  MeshBasicMaterial,
+  OrthographicCamera,
   Sphere,
   Spherical,
   Vector3,
-  type Group,
   type Object3D,
   type PerspectiveCamera,
 } from 'three'
@@ -22,21 +27,28 @@ import { MeasuredGLTFLoader, modelInfo } from '../model-info'
 import { modelUrlFor } from '../../model-variant'
 import type { LitEnvironment } from '../environment'
 import { useModelAnimation } from './model-animation'
+import { useHost } from '../host-context'
 import {
   SceneCamera,
   useAnimationFrames,
-  useHost,
   useMayAnimate,
   useMayTransition,
   useReportMoves,
-} from '../host-context'
+} from '../scene-hooks'
 import type { HotspotPlace, SceneSlot } from '../../protocol'
 import type { SceneHotspot, SceneSpec } from '../../store'
 import { pickPoint } from '../pick'
 import { occluded, projectPins, worldPins } from '../hotspot-projection'
 import type { VariantFunctions } from 'three-gltf-extensions/loaders/KHR_materials_variants/KHR_materials_variants.js'
 
+/** For the warm-up (renderer.tsx, `warm`), which has this chunk's code once it has a model. */
+export { prefetchDecoders } from '../decoder-prefetch'
+
 type Spec = Extract<SceneSpec, { kind: 'model' | 'viewer' }>
+
+// The elements these scenes draw (see renderer.tsx, `extend`): their own, and drei's
+// ContactShadows' (shadow.tsx).
+extend({ DirectionalLight, Group, LightProbe, Mesh, MeshBasicMaterial, OrthographicCamera })
 
 /** How long a turn to a hotspot's view takes, where motion is allowed. */
 const TURN_MS = 700

@@ -1,26 +1,38 @@
-import { useMemo, useRef } from 'react'
-import { useFrame } from '@react-three/fiber'
+/* eslint-disable react-hooks/immutability -- three.js objects (scene) are mutable by design. */
+
+import { useLayoutEffect, useMemo, useRef } from 'react'
+import { extend, useFrame, useThree } from '@react-three/fiber'
 import { MeshDistortMaterial } from '@react-three/drei/core/MeshDistortMaterial'
 import {
+  DirectionalLight,
+  Group,
+  HemisphereLight,
   IcosahedronGeometry,
+  Mesh,
+  MeshPhysicalMaterial,
+  MeshStandardMaterial,
   type BufferGeometry,
   TorusGeometry,
   TorusKnotGeometry,
-  type Group,
   type MeshPhysicalMaterialParameters,
 } from 'three'
-import {
-  SceneCamera,
-  SceneEnvironment,
-  useAnimationFrames,
-  useHost,
-  useMayAnimate,
-  useReportMoves,
-} from '../host-context'
+import { useHost } from '../host-context'
+import { SceneCamera, useAnimationFrames, useMayAnimate, useReportMoves } from '../scene-hooks'
 import type { SceneSlot } from '../../protocol'
 import type { SceneSpec } from '../../store'
+import { sharedRoomEnvironment } from '../room-environment'
 
 type Spec = Extract<SceneSpec, { kind: 'procedural' }>
+
+// The elements these scenes draw (see renderer.tsx, `extend`).
+extend({
+  DirectionalLight,
+  Group,
+  HemisphereLight,
+  Mesh,
+  MeshPhysicalMaterial,
+  MeshStandardMaterial,
+})
 
 /** The look of each material choice; glass avoids transmission (an extra pass per frame). */
 function materialProps(spec: Spec, color: string, low: boolean): MeshPhysicalMaterialParameters {
@@ -103,6 +115,23 @@ function Shape({ spec, still }: { spec: Spec; still: boolean }) {
         </group>
       )
   }
+}
+
+/**
+ * Lights the view's own scene with three's RoomEnvironment, made once per renderer (on a GPU; the
+ * low tier draws without an environment map).
+ */
+function SceneEnvironment() {
+  const { tier } = useHost()
+  const gl = useThree((s) => s.gl)
+  const scene = useThree((s) => s.scene)
+  useLayoutEffect(() => {
+    scene.environment = tier === 'high' ? sharedRoomEnvironment(gl) : null
+    return () => {
+      scene.environment = null
+    }
+  }, [scene, gl, tier])
+  return null
 }
 
 /** The hero's generated scene: shape, colours, material and motion from the slice's fields. */

@@ -6,7 +6,7 @@
 import { useEffect, useMemo } from 'react'
 import { useFrame } from '@react-three/fiber'
 import { AnimationMixer, type AnimationClip, type Object3D } from 'three'
-import { useAnimationFrames } from '../host-context'
+import { useAnimationFrames } from '../scene-hooks'
 
 /** The clip to play: the one named, else the first; null when the model has none. */
 export function chooseClip(
