@@ -229,12 +229,18 @@ async function main() {
     await anchorSite.close()
     for (const { label } of ORIGINS) unserveModels(contentOf(label))
   }
-  // The code each viewer needs, on the wire and gzipped: Facet's render worker's scripts (this
-  // checkout's build) beside `<model-viewer>`'s whole script.
+  // The code each viewer needs, on the wire and gzipped: Facet's render worker's first scripts
+  // and its model scenes (this checkout's build; a build before the model scenes were a chunk of
+  // their own has none) beside `<model-viewer>`'s whole script.
   const worker = measureBundles().worker
   const anchorScript = readFileSync(modelViewerScript())
   const code = {
-    facet: { wire: worker.wire, gzip: worker.gzip, decodersLoaders: worker.lazyTotal },
+    facet: {
+      wire: worker.wire,
+      gzip: worker.gzip,
+      modelScenes: worker.scenes.models,
+      decodersLoaders: worker.lazyTotal,
+    },
     anchor: {
       wire: brotliCompressSync(anchorScript, {
         params: { [constants.BROTLI_PARAM_QUALITY]: 11 },
@@ -243,7 +249,7 @@ async function main() {
     },
   }
   console.log(
-    `code: Facet's render worker ${kb(code.facet.wire)} on the wire (${kb(code.facet.gzip)} gzipped); <model-viewer> ${kb(code.anchor.wire)} (${kb(code.anchor.gzip)} gzipped)`,
+    `code: Facet's render worker ${kb(code.facet.wire)} on the wire (${kb(code.facet.gzip)} gzipped), and its model scenes ${kb(code.facet.modelScenes.wire)} (${kb(code.facet.modelScenes.gzip)} gzipped); <model-viewer> ${kb(code.anchor.wire)} (${kb(code.anchor.gzip)} gzipped)`,
   )
   const report = {
     date: new Date().toISOString(),

@@ -9,6 +9,8 @@ export function measureBundles(): {
     chunks: Sized[]
     gzip: number
     wire: number
+    /** Each scene kind's chunk, beyond the first scripts (a file two kinds share in each). */
+    scenes: { models: { gzip: number; wire: number }; generated: { gzip: number; wire: number } }
     lazy: Sized[]
     lazyTotal: { gzip: number; wire: number }
   }
@@ -16,7 +18,11 @@ export function measureBundles(): {
 }
 export function gzipSize(urlPath: string): number
 export function wireSize(urlPath: string): number
-export function workerChunks(): { chunks: string[]; lazy: string[] }
+export function workerChunks(): {
+  chunks: string[]
+  imports: Partial<Record<'models' | 'generated' | 'decoders', string[]>>
+  lazy: string[]
+}
 export function threeChunks(): string[]
 export function initialScripts(html: string): string[]
 export function prerenderedPages(dir?: string, prefix?: string): { route: string; file: string }[]

@@ -55,14 +55,29 @@ export function wireSize(urlPath) {
 }
 
 /**
+ * The code each of the worker's dynamic imports brings, by what it holds: the model scenes
+ * (three's GLTFLoader), the generated scenes (three's TorusKnotGeometry), the decoders' loaders
+ * (KTX2's transcoder). Recognised by what their files hold, since their names are hashes.
+ */
+const IMPORT_KINDS = [
+  ['models', (text) => text.includes('THREE.GLTFLoader')],
+  ['generated', (text) => text.includes('"TorusKnotGeometry"')],
+  ['decoders', (text) => text.includes('transcoderPending')],
+]
+
+/**
  * The scripts the 3D's render worker loads, as the page's chunk that starts it lists them
  * (Turbopack: `new Worker(new URL('render.worker.ts'))` becomes its worker bootstrap and a list of
- * chunks): three.js, R3F, the scenes, the loaders. The loaders a model may not need (decoders-lazy)
- * are a chunk of their own, loaded on demand: `lazy`, those that hold them.
+ * chunks): three.js, R3F, the renderer (`chunks`). Then what it imports when a page needs it
+ * (render/chunks.ts), found in those scripts and in the imported ones as Turbopack writes an
+ * import (`Promise.all(["static/chunks/a.js", …].map(…))`): `imports`, the files of each, by
+ * kind (IMPORT_KINDS). `lazy`: the decoders' loaders' files.
  */
 export function workerChunks() {
+  const none = { chunks: [], imports: {}, lazy: [] }
   const dir = path.join('.next', 'static', 'chunks')
-  if (!existsSync(dir)) return { chunks: [], lazy: [] }
+  if (!existsSync(dir)) return none
+  const read = (file) => readFileSync(path.join('.next', file.replace(/^\/_next\//, '')), 'utf8')
   for (const entry of readdirSync(dir)) {
     if (!entry.endsWith('.js')) continue
     const text = readFileSync(path.join(dir, entry), 'utf8')
@@ -73,13 +88,27 @@ export function workerChunks() {
     const chunks = [call[1], ...[...call[2].matchAll(/"([^"]+)"/g)].map((m) => m[1])].map(
       (file) => `/_next/${file}`,
     )
-    const lazy = readdirSync(dir)
-      .filter((name) => name.endsWith('.js'))
-      .filter((name) => readFileSync(path.join(dir, name), 'utf8').includes('transcoderPending'))
-      .map((name) => `/_next/static/chunks/${name}`)
-    return { chunks, lazy }
+    const imports = {}
+    const seen = new Set()
+    const scan = (files) => {
+      for (const file of files) {
+        if (seen.has(file)) continue
+        seen.add(file)
+        for (const list of read(file).matchAll(
+          /Promise\.all\(\[((?:"static\/chunks\/[^"]+\.js",?)+)\]\.map/g,
+        )) {
+          const loaded = [...list[1].matchAll(/"([^"]+)"/g)].map((m) => `/_next/${m[1]}`)
+          const texts = loaded.map(read)
+          const kind = IMPORT_KINDS.find(([, holds]) => texts.some(holds))?.[0]
+          if (kind) imports[kind] = [...new Set([...(imports[kind] ?? []), ...loaded])]
+          scan(loaded)
+        }
+      }
+    }
+    scan(chunks)
+    return { chunks, imports, lazy: imports.decoders ?? [] }
   }
-  return { chunks: [], lazy: [] }
+  return none
 }
 
 /** The script chunks a page's HTML loads before any interaction. */
@@ -148,13 +177,24 @@ export function measureBundles() {
     threeChunks: three.map((src) => ({ src, gzip: gzipSize(src) })),
     threeGzip: sum(three),
     worker: (() => {
-      const { chunks, lazy } = workerChunks()
+      const { chunks, imports, lazy } = workerChunks()
       const sized = (list) => list.map((src) => ({ src, gzip: gzipSize(src), wire: wireSize(src) }))
       const total = (list) => ({
         gzip: list.reduce((t, src) => t + gzipSize(src), 0),
         wire: list.reduce((t, src) => t + wireSize(src), 0),
       })
-      return { chunks: sized(chunks), ...total(chunks), lazy: sized(lazy), lazyTotal: total(lazy) }
+      // What a page loads beyond the first scripts for its scenes: each kind's files (a file two
+      // kinds share counted in each).
+      const scenes = Object.fromEntries(
+        ['models', 'generated'].map((kind) => [kind, total(imports[kind] ?? [])]),
+      )
+      return {
+        chunks: sized(chunks),
+        ...total(chunks),
+        scenes,
+        lazy: sized(lazy),
+        lazyTotal: total(lazy),
+      }
     })(),
     pages: rows,
   }
