@@ -1,4 +1,5 @@
 import { expect, test, type Page, type Request } from '@playwright/test'
+import { workerChunks } from '../../scripts/lib/bundles.mjs'
 import { canvasShare, expectRenderPath, slot, url3d, waitLive } from './three-helpers'
 
 // What the 3D decides from the device rather than from its name: whether a worker can draw (the
@@ -134,6 +135,49 @@ test('where an OffscreenCanvas gives WebGL, the worker draws', async ({ page }) 
   report('3D bytes, worker', `${kb(fetched)} KB`)
 })
 
+/**
+ * The render worker's scene chunks in the build the tests run (scripts/lib/bundles.mjs): the files
+ * only the model scenes import, and those only the generated scenes do.
+ */
+function sceneFiles() {
+  const { imports } = workerChunks()
+  const models = imports.models ?? []
+  const generated = imports.generated ?? []
+  expect(models.length, 'the model scenes are a chunk of their own').toBeGreaterThan(0)
+  expect(generated.length, 'the generated scenes are a chunk of their own').toBeGreaterThan(0)
+  return {
+    models: models.filter((file) => !generated.includes(file)),
+    generated: generated.filter((file) => !models.includes(file)),
+  }
+}
+
+/**
+ * The paths of the site's scripts the page and its workers ask for, as they ask, each noting
+ * whether the visitor had engaged then (`engaged`, set by the test).
+ */
+function scriptsAsked(page: Page) {
+  const scripts = { engaged: false, asked: [] as { path: string; engaged: boolean }[] }
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname
+    if (path.startsWith('/_next/static/chunks/'))
+      scripts.asked.push({ path, engaged: scripts.engaged })
+  })
+  return scripts
+}
+
+test('the home page, whose only 3D is its generated hero, loads none of the model scenes’ code', async ({
+  page,
+}) => {
+  const files = sceneFiles()
+  const scripts = scriptsAsked(page)
+  await page.goto('/en-us?debug3d', { waitUntil: 'load' })
+  await waitLive(page, 0)
+  await expectRenderPath(page, 'worker')
+  const paths = scripts.asked.map((a) => a.path)
+  for (const file of files.generated) expect(paths, file).toContain(file)
+  expect(paths.filter((path) => files.models.includes(path))).toEqual([])
+})
+
 /** Keeps the page from going quiet: a task of 60 ms each second, as a page's own scripts make. */
 const keepBusy = (page: Page) =>
   page.addInitScript(() => {
@@ -151,6 +195,8 @@ test('near the screen, the worker starts and fetches the model before the visito
 }) => {
   const workers: string[] = []
   page.on('worker', (worker) => workers.push(worker.url()))
+  const files = sceneFiles()
+  const scripts = scriptsAsked(page)
   const models: { url: string; at: 'before' | 'after'; time: number }[] = []
   let engaged = false
   page.on('request', (request) => {
@@ -184,8 +230,12 @@ test('near the screen, the worker starts and fetches the model before the visito
   for (const model of models)
     expect(new URL(model.url).searchParams.get('tier')).toMatch(/^(low|high)$/)
   expect(await workerKinds(page, workers)).toEqual(['probe', 'renderer'])
-
-  engaged = true
+  // And the code of its scenes, each of its files: the showcase has both kinds.
+  const sceneCode = [...files.models, ...files.generated]
+  await expect
+    .poll(() => sceneCode.filter((file) => !scripts.asked.some((s) => s.path === file)))
+    .toEqual([])
+  engaged = scripts.engaged = true
   await page.mouse.move(500, 450)
   await page.mouse.wheel(0, 1)
   await waitLive(page, 0)
@@ -194,6 +244,9 @@ test('near the screen, the worker starts and fetches the model before the visito
   expect(await workerKinds(page, workers)).toEqual(['probe', 'renderer'])
   const before = new Set(models.filter((m) => m.at === 'before').map((m) => m.url))
   expect(models.filter((m) => m.at === 'after' && before.has(m.url))).toEqual([])
+  // The scenes' code, all of it before the visitor engaged (fetched, then run from the HTTP cache:
+  // asked for twice), none after.
+  expect(scripts.asked.filter((s) => sceneCode.includes(s.path) && s.engaged)).toEqual([])
 })
 
 test('a model over the warm-up cap is not fetched whole before the visitor engages, and still goes live after', async ({
