@@ -34,6 +34,7 @@ import { createSceneStore, onCanvas, useSceneStore, type SceneStore } from './sc
 import { dprCeiling, median, nextDpr, startDpr, tierFromProbe, type Tier } from './resolution'
 import { probeGpu } from './gpu-probe'
 import { PREFETCH_MAX_BYTES, prefetchModel } from './prefetch'
+import { prefetchDecoders } from './decoder-prefetch'
 import { modelUrlFor } from '../model-variant'
 import type {
   DebugFlags,
@@ -484,17 +485,15 @@ export function warm({ debug, base, models, procedural }: Omit<WarmMessage, 'typ
         if (warmBudget <= 0) return
         const bytes = prefetchModel(modelUrlFor(url, debug.model, probe.tier, base), warmBudget)
         // And the decoders it will need (Draco; KTX2's is too large), known from its JSON once
-        // it is here, within what is left: read by the model scenes' code, asked for above.
-        return bytes
-          ?.then(
-            async (model) => {
-              warmBudget -= model.byteLength
-              const scenes = await modelScenes.load()
-              warmBudget -= scenes.prefetchDecoders(model, warmBudget)
-            },
-            () => {},
-          )
-          .catch(() => {})
+        // it is here, within what is left. (Not by the model scenes' code: the next model would
+        // wait for that chunk, and on a phone's network come after the visitor's scroll.)
+        return bytes?.then(
+          (model) => {
+            warmBudget -= model.byteLength
+            warmBudget -= prefetchDecoders(model, warmBudget)
+          },
+          () => {},
+        )
       })
   })
 }

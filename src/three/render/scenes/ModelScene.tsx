@@ -41,9 +41,6 @@ import { pickPoint } from '../pick'
 import { occluded, projectPins, worldPins } from '../hotspot-projection'
 import type { VariantFunctions } from 'three-gltf-extensions/loaders/KHR_materials_variants/KHR_materials_variants.js'
 
-/** For the warm-up (renderer.tsx, `warm`), which has this chunk's code once it has a model. */
-export { prefetchDecoders } from '../decoder-prefetch'
-
 type Spec = Extract<SceneSpec, { kind: 'model' | 'viewer' }>
 
 // The elements these scenes draw (see renderer.tsx, `extend`): their own, and drei's
