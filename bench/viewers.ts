@@ -10,7 +10,11 @@
 // - **Facet**: the showcase of each site named (default `after=http://127.0.0.1:3000`; say
 //   `before` and `after`: two builds served side by side), its viewer's model the corpus model,
 //   put in the site's media (`--content`: each site's content folder, `content` by default) so
-//   the site serves its variant for the device's tier, as it would an editor's upload.
+//   the site serves its variant for the device's tier, as it would an editor's upload. The site is
+//   seen through a proxy that answers the viewer's file with it (`rewritingProxy`), not through a
+//   Playwright route: a route turns Chromium's HTTP cache off for the whole visit, and the worker's
+//   scripts, which the page fetches ahead for the worker's `importScripts` to find in the cache,
+//   then came twice, one after another (so in bench/viewers-slow4g.json before 2026-12-02).
 // - **`<model-viewer>`** (bench/lib/model-viewer.ts): the element from npm, its decoders served
 //   locally, on a page with the viewer where the showcase has it, given the model as uploaded;
 //   for the 4K scan also given Facet's low variant (`heavy (low variant)`).
@@ -49,8 +53,10 @@ import { contentFolders, originsOf } from './lib/origins'
 import {
   bytesWithoutInput,
   environment,
+  isLamp,
   measureLive,
   median,
+  rewritingProxy,
   setNetwork,
   SLOW_4G,
   type LiveRun,
@@ -164,6 +170,19 @@ async function main() {
           serveModel(model.file, `bench-${name}`, contentOf(label)),
         ]),
       )
+      // Each site seen through a proxy that answers its viewer's file with this model (not a
+      // Playwright route, which turns the HTTP cache off: bench/lib/viewer-live.ts).
+      const proxies: Record<string, { url: string; close: () => Promise<void> }> =
+        Object.fromEntries(
+          await Promise.all(
+            ORIGINS.map(async ({ label, url }) => [
+              label,
+              await rewritingProxy(url, (asked) =>
+                isLamp(asked) ? `${served[label]}${asked.search}` : null,
+              ),
+            ]),
+          ),
+        )
       // Each site makes its variants before the first visit (a warm cache, as for a published model).
       for (const { label, url } of ORIGINS)
         for (const tier of ['low', 'high'])
@@ -180,15 +199,12 @@ async function main() {
       const anchorRuns: Record<string, AnchorRun[]> = {}
       // Interleaved, so every viewer meets the same load on the machine.
       for (let i = 0; i < RUNS; i++) {
-        for (const { label, url } of ORIGINS)
+        for (const { label } of ORIGINS)
           (facetRuns[label] ??= []).push(
             await measureLive(
               browser,
-              url,
-              (route) => {
-                const asked = new URL(route.request().url())
-                return route.continue({ url: new URL(served[label]! + asked.search, asked).href })
-              },
+              proxies[label]!.url,
+              null,
               '',
               values.trace && i === 0 ? `${values.trace}.${name}.${label}.json` : undefined,
             ),
@@ -206,6 +222,7 @@ async function main() {
           )
         }
       }
+      for (const proxy of Object.values(proxies)) await proxy.close()
       for (const c of anchorCases) {
         const anchor = figures(anchorRuns[c.label]!)
         const facet = Object.fromEntries(

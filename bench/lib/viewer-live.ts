@@ -6,6 +6,8 @@
 // and (`?debug3d`) what the renderer loaded. The viewer's model is whatever `serve` answers for
 // the lamp's URL. Shared by `npm run bench:models-corpus` and `npm run bench:models`.
 import { writeFile } from 'node:fs/promises'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import type { Browser, BrowserContext, Page, Route } from '@playwright/test'
 import sharp from 'sharp'
@@ -86,7 +88,13 @@ export const isLamp = (url: URL) => url.pathname.endsWith('/models/lamp.glb')
 export async function measureLive(
   browser: Browser,
   origin: string,
-  serve: (route: Route) => Promise<void>,
+  /**
+   * Serves the viewer's model requests (a route); null to leave them to the site. A route turns
+   * Chromium's HTTP cache off for the whole visit (Playwright does, to see every request): the
+   * worker's scripts, which the page fetches ahead so that the worker's `importScripts` finds them
+   * in the cache, then come twice, one after another.
+   */
+  serve: ((route: Route) => Promise<void>) | null,
   flags = '',
   /** Trace every thread from the scroll to live, and write where their time went here. */
   tracePath?: string,
@@ -111,7 +119,7 @@ export async function measureLive(
       )
     decoders.set(url.pathname.split('/').pop()!, bytes)
   })
-  await context.route(isLamp, serve)
+  if (serve) await context.route(isLamp, serve)
   const bytes = countBytes(context)
   // tsx (esbuild, keepNames) wraps named functions in the callbacks below with `__name`, which the
   // page does not have.
@@ -277,6 +285,49 @@ export function countBytes(context: BrowserContext): { settle: () => Promise<num
       while (pending.size) await Promise.all([...pending])
       return total
     },
+  }
+}
+
+/**
+ * A proxy in front of the site at `target`, on a port of its own, which answers every request as
+ * the site does, but asks the site for `rewrite(url)` where that gives a path: the bench's way to
+ * show a model of its own at the URL a page names, without a Playwright route (which turns
+ * Chromium's HTTP cache off for the whole visit). The Host header goes through as the browser sent
+ * it, so any URL the site writes out leads back here. Written here because it is a few lines over
+ * node:http, for a bench.
+ */
+export async function rewritingProxy(
+  target: string,
+  rewrite: (url: URL) => string | null,
+): Promise<{ url: string; close: () => Promise<void> }> {
+  const agent = new http.Agent({ keepAlive: true })
+  const server = http.createServer((request, response) => {
+    const asked = new URL(request.url ?? '/', target)
+    const to = new URL(rewrite(asked) ?? `${asked.pathname}${asked.search}`, target)
+    const upstream = http.request(
+      to,
+      { method: request.method, headers: request.headers, agent },
+      (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.headers)
+        answer.pipe(response)
+      },
+    )
+    upstream.on('error', (error) => {
+      if (!response.headersSent) response.writeHead(502)
+      response.end(String(error))
+    })
+    request.pipe(upstream)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        agent.destroy()
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
   }
 }
 
