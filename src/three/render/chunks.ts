@@ -21,9 +21,9 @@ type RuntimeScope = {
 /** `load()` (a dynamic import), its files fetched side by side in a worker (see above). */
 export function importSideBySide<T>(load: () => Promise<T>): Promise<T> {
   const scope = globalThis as RuntimeScope
-  const load1 = scope.importScripts
+  const runScripts = scope.importScripts
   const pending = scope.TURBOPACK_NEXT_CHUNK_URLS
-  if (typeof load1 !== 'function' || !Array.isArray(pending)) return load()
+  if (typeof runScripts !== 'function' || !Array.isArray(pending)) return load()
   const asked: string[] = []
   scope.importScripts = (...urls: string[]) => {
     asked.push(...urls)
@@ -34,22 +34,21 @@ export function importSideBySide<T>(load: () => Promise<T>): Promise<T> {
   try {
     loaded = load()
   } finally {
-    scope.importScripts = load1
+    scope.importScripts = runScripts
   }
   if (!asked.length) return loaded
   const failed = Promise.all(
     asked.map((url) =>
-      fetch(url, { credentials: 'same-origin' }).then(
-        (response) => response.arrayBuffer(),
+      fetch(url, { credentials: 'same-origin' })
+        .then((response) => response.arrayBuffer())
         // Not fetched: `importScripts` fetches it again, and throws if it cannot.
-        () => null,
-      ),
+        .catch(() => null),
     ),
   ).then(() => {
     for (const url of asked) {
       pending.push(url)
       try {
-        load1.call(scope, url)
+        runScripts.call(scope, url)
       } catch (error) {
         pending.pop()
         throw new Error(`the 3D code ${url} could not be loaded`, { cause: error })
