@@ -4,7 +4,8 @@
 // to the viewer live, the longest main-thread task in that time (a PerformanceObserver on
 // `longtask`), whether the model's texture shows (the corpus's checker), the decoders fetched,
 // and (`?debug3d`) what the renderer loaded. The viewer's model is whatever `serve` answers for
-// the lamp's URL. Shared by `npm run bench:models-corpus` and `npm run bench:models`.
+// the lamp's URL, or the site at `origin` does (`rewritingProxy` in front of it: `npm run
+// bench:viewers`). Shared by `npm run bench:models-corpus` and `npm run bench:models`.
 import { writeFile } from 'node:fs/promises'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'

@@ -77,7 +77,13 @@ export function workerChunks() {
   const none = { chunks: [], imports: {}, lazy: [] }
   const dir = path.join('.next', 'static', 'chunks')
   if (!existsSync(dir)) return none
-  const read = (file) => readFileSync(path.join('.next', file.replace(/^\/_next\//, '')), 'utf8')
+  // Each file read once: an import's files are read for their kind, then scanned for imports.
+  const texts = new Map()
+  const read = (file) => {
+    if (!texts.has(file))
+      texts.set(file, readFileSync(path.join('.next', file.replace(/^\/_next\//, '')), 'utf8'))
+    return texts.get(file)
+  }
   for (const entry of readdirSync(dir)) {
     if (!entry.endsWith('.js')) continue
     const text = readFileSync(path.join(dir, entry), 'utf8')
@@ -98,8 +104,7 @@ export function workerChunks() {
           /Promise\.all\(\[((?:"static\/chunks\/[^"]+\.js",?)+)\]\.map/g,
         )) {
           const loaded = [...list[1].matchAll(/"([^"]+)"/g)].map((m) => `/_next/${m[1]}`)
-          const texts = loaded.map(read)
-          const kind = IMPORT_KINDS.find(([, holds]) => texts.some(holds))?.[0]
+          const kind = IMPORT_KINDS.find(([, holds]) => loaded.map(read).some(holds))?.[0]
           if (kind) imports[kind] = [...new Set([...(imports[kind] ?? []), ...loaded])]
           scan(loaded)
         }

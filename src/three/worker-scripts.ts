@@ -7,6 +7,8 @@
 // cache (the chunks are served immutable) or joins its download. Written here because no library
 // knows a bundler's worker bootstrap; with any other worker URL it does nothing.
 
+import { fetchAhead } from './fetch-ahead'
+
 /** The scripts a Turbopack worker's URL names (its `params`), as its bootstrap resolves them. */
 export function workerScripts(url: string | URL, origin: string): string[] {
   let parsed: URL
@@ -50,10 +52,6 @@ export function startWorker(create: () => Worker): Worker {
   } finally {
     globalThis.Worker = Native
     if (typeof asked === 'string' || asked instanceof URL)
-      for (const script of workerScripts(asked, location.origin))
-        fetch(script, { credentials: 'same-origin' }).then(
-          (response) => response.arrayBuffer(),
-          () => {},
-        )
+      for (const script of workerScripts(asked, location.origin)) void fetchAhead(script)
   }
 }

@@ -198,10 +198,13 @@ test('near the screen, the worker starts and fetches the model before the visito
   const files = sceneFiles()
   const scripts = scriptsAsked(page)
   const models: { url: string; at: 'before' | 'after'; time: number }[] = []
-  let engaged = false
   page.on('request', (request) => {
     if (new URL(request.url()).pathname.endsWith('.glb'))
-      models.push({ url: request.url(), at: engaged ? 'after' : 'before', time: Date.now() })
+      models.push({
+        url: request.url(),
+        at: scripts.engaged ? 'after' : 'before',
+        time: Date.now(),
+      })
   })
   // When the page first had a canvas (the 3D's start: engagement, or the quiet window's end).
   await page.addInitScript(() => {
@@ -235,7 +238,7 @@ test('near the screen, the worker starts and fetches the model before the visito
   await expect
     .poll(() => sceneCode.filter((file) => !scripts.asked.some((s) => s.path === file)))
     .toEqual([])
-  engaged = scripts.engaged = true
+  scripts.engaged = true
   await page.mouse.move(500, 450)
   await page.mouse.wheel(0, 1)
   await waitLive(page, 0)

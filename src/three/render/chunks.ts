@@ -12,6 +12,8 @@
 // (no `TURBOPACK_NEXT_CHUNK_URLS`), or on the page's thread (script elements, fetched side by side
 // already), the import runs as it is.
 
+import { fetchAhead } from '../fetch-ahead'
+
 type RuntimeScope = {
   importScripts?: (...urls: string[]) => void
   /** The runtime's list of files being loaded, each pushed before its `importScripts`. */
@@ -37,14 +39,8 @@ export function importSideBySide<T>(load: () => Promise<T>): Promise<T> {
     scope.importScripts = runScripts
   }
   if (!asked.length) return loaded
-  const failed = Promise.all(
-    asked.map((url) =>
-      fetch(url, { credentials: 'same-origin' })
-        .then((response) => response.arrayBuffer())
-        // Not fetched: `importScripts` fetches it again, and throws if it cannot.
-        .catch(() => null),
-    ),
-  ).then(() => {
+  // A file not fetched is fetched again by `importScripts`, which throws if it cannot.
+  const failed = Promise.all(asked.map(fetchAhead)).then(() => {
     for (const url of asked) {
       pending.push(url)
       try {

@@ -2,6 +2,7 @@
 // Apart from gltf-loader.ts, which brings three's GLTFLoader and the meshopt decoder: the
 // renderer's first chunk holds this, and the model scenes' chunk (scenes/ModelScene.tsx) the
 // loader, fetched only on a page with a model.
+import { fetchAhead } from '../fetch-ahead'
 import { lazyChunk } from './chunks'
 import { DECODER_FILES, DECODER_WIRE_BYTES, DECODERS_PATH } from './decoders'
 
@@ -57,11 +58,7 @@ export function prefetchDecoders(bytes: ArrayBuffer, budget = Infinity): number 
     const size = DECODER_WIRE_BYTES[extension] ?? 0
     if (!files || size > DECODER_PREFETCH_MAX || spent + size > budget) continue
     spent += size
-    for (const file of files)
-      fetch(new URL(file, base)).then(
-        (response) => response.arrayBuffer(),
-        () => {},
-      )
+    for (const file of files) void fetchAhead(new URL(file, base))
   }
   // The loaders' own code (a chunk of its own, decoders-lazy.ts), for a model that needs any.
   if (used.some((extension) => extension in DECODER_FILES)) decodersChunk.start()

@@ -25,6 +25,7 @@ import MaterialsVariants from 'three-gltf-extensions/loaders/KHR_materials_varia
 import { unsupportedRequired } from '../model-formats'
 import { DECODER_FILES, DECODERS_PATH } from './decoders'
 import { decodersChunk } from './decoder-prefetch'
+import { fetchAhead } from '../fetch-ahead'
 
 /**
  * The decoders' worker count each: the page shares two cores or so with everything else. In the
@@ -56,10 +57,7 @@ function decoderFor<K extends keyof Decoders>(gl: WebGLRenderer, kind: K): Decod
   // then finds them in the HTTP cache (served for good under three's revision).
   if (!decoders[kind])
     for (const file of DECODER_FILES[kind === 'draco' ? DRACO : BASIS] ?? [])
-      fetch(new URL(file, base)).then(
-        (response) => response.arrayBuffer(),
-        () => {},
-      )
+      void fetchAhead(new URL(file, base))
   return (decoders[kind] ??= decodersChunk
     .load()
     .then((chunk) =>
