@@ -597,6 +597,31 @@ export type ProjectDocument<Lang extends string = string> = prismic.PrismicDocum
 >
 
 /**
+ * Item in *Settings → Footer links (after the menu: the accessibility statement, legal pages)*
+ */
+export interface SettingsDocumentDataFooterLinksItem {
+  /**
+   * Label field in *Settings → Footer links (after the menu: the accessibility statement, legal pages)*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: settings.footer_links[].label
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  label: prismic.KeyTextField
+
+  /**
+   * Link field in *Settings → Footer links (after the menu: the accessibility statement, legal pages)*
+   *
+   * - **Field Type**: Content Relationship
+   * - **Placeholder**: *None*
+   * - **API ID Path**: settings.footer_links[].link
+   * - **Documentation**: https://prismic.io/docs/fields/content-relationship
+   */
+  link: prismic.ContentRelationshipField
+}
+
+/**
  * Item in *Settings → Social links*
  */
 export interface SettingsDocumentDataSocialLinksItem {
@@ -679,6 +704,17 @@ interface SettingsDocumentData {
    * - **Documentation**: https://prismic.io/docs/fields/rich-text
    */
   footer_text: prismic.RichTextField
+
+  /**
+   * Footer links (after the menu: the accessibility statement, legal pages) field in *Settings*
+   *
+   * - **Field Type**: Group
+   * - **Placeholder**: *None*
+   * - **API ID Path**: settings.footer_links[]
+   * - **Tab**: Main
+   * - **Documentation**: https://prismic.io/docs/fields/repeatable-group
+   */
+  footer_links: prismic.GroupField<Simplify<SettingsDocumentDataFooterLinksItem>>
 
   /**
    * Social links field in *Settings*
@@ -1329,6 +1365,16 @@ export interface ContactFormSliceDefaultPrimary {
   subject_label: prismic.KeyTextField
 
   /**
+   * Subject already chosen (optional: e.g. "Accessibility barrier" on the accessibility statement) field in *ContactForm → Default → Primary*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: contact_form.default.primary.subject_default
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  subject_default: prismic.KeyTextField
+
+  /**
    * Message label field in *ContactForm → Default → Primary*
    *
    * - **Field Type**: Text
@@ -1477,6 +1523,16 @@ export interface ContactFormSliceDefaultPrimary {
    * - **Documentation**: https://prismic.io/docs/fields/text
    */
   too_fast_message: prismic.KeyTextField
+
+  /**
+   * Not sent because the hidden anti-spam field was filled (often a browser's autofill): say so, and ask to send again field in *ContactForm → Default → Primary*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: contact_form.default.primary.trap_message
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  trap_message: prismic.KeyTextField
 
   /**
    * Label of the hidden anti-spam field (people never see it; say to leave it empty) field in *ContactForm → Default → Primary*
@@ -3232,6 +3288,16 @@ export interface NewsletterSliceDefaultPrimary {
   too_fast_message: prismic.KeyTextField
 
   /**
+   * Not sent because the hidden anti-spam field was filled (often a browser's autofill): say so, and ask to send again field in *Newsletter → Default → Primary*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: newsletter.default.primary.trap_message
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  trap_message: prismic.KeyTextField
+
+  /**
    * Label of the hidden anti-spam field (people never see it; say to leave it empty) field in *Newsletter → Default → Primary*
    *
    * - **Field Type**: Text
@@ -3735,6 +3801,7 @@ declare module '@prismicio/client' {
       ProjectDocumentDataSlicesSlice,
       SettingsDocument,
       SettingsDocumentData,
+      SettingsDocumentDataFooterLinksItem,
       SettingsDocumentDataSocialLinksItem,
       WorkIndexDocument,
       WorkIndexDocumentData,

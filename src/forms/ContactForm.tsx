@@ -1,33 +1,43 @@
 'use client'
 
-import { useId, useRef } from 'react'
+import { useId, useMemo } from 'react'
 import type { PublicMailOptions } from '@/lib/mail/options'
 import { Field } from './Field'
 import { FormStatus } from './FormStatus'
+import { TrapField, useTrap } from './TrapField'
 import { fieldErrorText, type FormMessages } from './messages'
 import type { ContactFields } from './schemas'
 import { LIMITS } from './limits'
 import { useMailForm } from './useMailForm'
 import styles from './forms.module.css'
 
-const EMPTY: ContactFields = { name: '', email: '', subject: '', message: '' }
 
 /** The contact form: validated by the zod schema, sent with `emailjs.send` through the outbox. */
 export default function ContactForm({
   labels,
+  defaultSubject = '',
   messages,
   options,
   lang,
   contactEmail,
+  labelledBy,
 }: {
   labels: { name: string; email: string; subject: string; message: string }
+  /** The subject the form starts with (the slice's: a page for reporting a barrier chooses it). */
+  defaultSubject?: string
   messages: FormMessages
   options: PublicMailOptions
   lang: string
   contactEmail: string
+  /** The id of the heading that names the form. */
+  labelledBy?: string
 }) {
   const id = useId()
-  const trap = useRef<HTMLInputElement>(null)
+  const trap = useTrap()
+  const empty = useMemo<ContactFields>(
+    () => ({ name: '', email: '', subject: defaultSubject, message: '' }),
+    [defaultSubject],
+  )
   const {
     register,
     handleSubmit,
@@ -37,7 +47,7 @@ export default function ContactForm({
     ready,
     submit,
     preload,
-  } = useMailForm<ContactFields>({ form: 'contact', empty: EMPTY, lang, options })
+  } = useMailForm<ContactFields>({ form: 'contact', empty, lang, options })
 
   const error = (name: keyof ContactFields) =>
     errors[name] ? fieldErrorText(messages, errors[name]?.message, LIMITS[name]) : undefined
@@ -45,10 +55,11 @@ export default function ContactForm({
   return (
     <form
       className={styles.form}
+      aria-labelledby={labelledBy}
       noValidate
       onFocus={preload}
       onSubmit={(event) =>
-        handleSubmit((values) => submit(values, trap.current?.value ?? ''))(event)
+        handleSubmit((values) => submit(values, trap.take()))(event)
       }
     >
       <Field
@@ -83,17 +94,7 @@ export default function ContactForm({
         multiline
         maxLength={LIMITS.message}
       />
-      <div className={styles.trap} aria-hidden="true">
-        <label htmlFor={`${id}-website`}>{messages.honeypotLabel}</label>
-        <input
-          ref={trap}
-          id={`${id}-website`}
-          type="text"
-          tabIndex={-1}
-          autoComplete="off"
-          data-trap
-        />
-      </div>
+      <TrapField id={id} label={messages.honeypotLabel} inputRef={trap.ref} />
       <button
         type="submit"
         className={styles.submit}

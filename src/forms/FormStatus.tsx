@@ -6,8 +6,8 @@ import type { DeliveryStatus } from './useMailDelivery'
 import styles from './forms.module.css'
 
 /**
- * The form's status region (aria-live): sending, sent with the message id, queued, or a refusal
- * in plain words with "copy message" and a mailto link to the site's address.
+ * The form's status region (aria-live): sending, sent with the message id, queued, held by a
+ * trap, or a refusal in plain words with "copy message" and a mailto link to the site's address.
  */
 export function FormStatus({
   status,
@@ -27,6 +27,7 @@ export function FormStatus({
   let body: React.ReactNode = null
   if (status.kind === 'sending') body = <p>{messages.sending}</p>
   else if (status.kind === 'too_fast') body = <p>{messages.tooFast}</p>
+  else if (status.kind === 'trapped') body = <p>{messages.trapped || messages.tooFast}</p>
   else if (status.kind === 'sent' || status.kind === 'queued')
     body = (
       <>

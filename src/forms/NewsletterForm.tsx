@@ -1,9 +1,10 @@
 'use client'
 
-import { useId, useRef } from 'react'
+import { useId } from 'react'
 import type { PublicMailOptions } from '@/lib/mail/options'
 import { Field } from './Field'
 import { FormStatus } from './FormStatus'
+import { TrapField, useTrap } from './TrapField'
 import { fieldErrorText, type FormMessages } from './messages'
 import type { NewsletterFields } from './schemas'
 import { LIMITS } from './limits'
@@ -23,15 +24,18 @@ export default function NewsletterForm({
   options,
   lang,
   contactEmail,
+  labelledBy,
 }: {
   label: string
   messages: FormMessages
   options: PublicMailOptions
   lang: string
   contactEmail: string
+  /** The id of the heading that names the form. */
+  labelledBy?: string
 }) {
   const id = useId()
-  const trap = useRef<HTMLInputElement>(null)
+  const trap = useTrap()
   const {
     register,
     handleSubmit,
@@ -46,10 +50,11 @@ export default function NewsletterForm({
   return (
     <form
       className={styles.form}
+      aria-labelledby={labelledBy}
       noValidate
       onFocus={preload}
       onSubmit={(event) =>
-        handleSubmit((values) => submit(values, trap.current?.value ?? ''))(event)
+        handleSubmit((values) => submit(values, trap.take()))(event)
       }
     >
       <Field
@@ -63,18 +68,7 @@ export default function NewsletterForm({
         autoComplete="email"
         maxLength={LIMITS.email}
       />
-      {/* No name: the trap is never part of a message. */}
-      <div className={styles.trap} aria-hidden="true">
-        <label htmlFor={`${id}-website`}>{messages.honeypotLabel}</label>
-        <input
-          ref={trap}
-          id={`${id}-website`}
-          type="text"
-          tabIndex={-1}
-          autoComplete="off"
-          data-trap
-        />
-      </div>
+      <TrapField id={id} label={messages.honeypotLabel} inputRef={trap.ref} />
       <button
         type="submit"
         className={styles.submit}

@@ -14,6 +14,8 @@ export type FormMessages = {
   /** Per refusal that waits for the visitor. */
   failures: Record<Exclude<MailErrorKind, 'network' | 'unavailable' | 'rate_limited'>, string>
   tooFast: string
+  /** The trap field was filled: not sent, the trap emptied, send again. */
+  trapped: string
   honeypotLabel: string
   copy: string
   copied: string

@@ -21,6 +21,8 @@ export type DeliveryStatus =
   | { kind: 'queued'; id: string }
   | { kind: 'failed'; id: string; error: MailErrorKind }
   | { kind: 'too_fast' }
+  /** The trap field was filled (a bot, or an autofill): nothing sent, and the form says so. */
+  | { kind: 'trapped' }
 
 type Draft = { id: string; fields: Record<string, string> }
 
@@ -167,8 +169,10 @@ export function useMailDelivery({
       try {
         const id = messageId.current
         if (honeypot) {
-          // A bot filled the hidden field: pretend it worked, send nothing.
-          setStatus({ kind: 'sent', id })
+          // The hidden field was filled: a bot, or a browser's or an assistive technology's fill.
+          // Nothing is sent, and the form says so plainly, never "sent": a person keeps the text
+          // and sends again (the form has emptied the trap); a bot that fills it again is held.
+          setStatus({ kind: 'trapped' })
           return
         }
         if (Date.now() - mountedAt.current < MIN_FILL_MS) {

@@ -40,9 +40,14 @@ export function useMailForm<T extends Record<string, string>>({
     () =>
       subscribe({
         formState: { values: true },
-        callback: ({ values }) => saveDraft(values as Record<string, string>),
+        // A form as it started (a subject already chosen) is no draft: nothing kept.
+        callback: ({ values }) => {
+          const fields = values as Record<string, string>
+          const untouched = Object.keys(fields).every((k) => (fields[k] ?? '') === (empty[k] ?? ''))
+          saveDraft(untouched ? {} : fields)
+        },
       }),
-    [subscribe, saveDraft],
+    [subscribe, saveDraft, empty],
   )
 
   return { ...methods, ...delivery }

@@ -35,6 +35,7 @@ const messages: FormMessages = {
     misconfigured: 'misconfigured',
   },
   tooFast: 'too fast',
+  trapped: 'not sent: the hidden field was filled',
   honeypotLabel: 'Leave empty',
   copy: 'Copy',
   copied: 'Copied',

@@ -19,6 +19,7 @@ type MessageFields = Pick<
   | 'error_headless'
   | 'error_unavailable'
   | 'too_fast_message'
+  | 'trap_message'
   | 'honeypot_label'
   | 'copy_label'
   | 'copied_label'
@@ -46,6 +47,7 @@ export function formMessages(p: MessageFields): FormMessages {
       misconfigured: p.error_unavailable ?? '',
     },
     tooFast: p.too_fast_message ?? '',
+    trapped: p.trap_message ?? '',
     honeypotLabel: p.honeypot_label ?? '',
     copy: p.copy_label ?? '',
     copied: p.copied_label ?? '',

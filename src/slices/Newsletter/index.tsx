@@ -7,21 +7,24 @@ import { formContext, formMessages } from '@/lib/mail/slice'
 export type NewsletterProps = SliceComponentProps<Content.NewsletterSlice>
 
 /** The newsletter sign-up's slice: words from the slice, the form is a client leaf. */
-export default async function Newsletter({ slice, context }: NewsletterProps) {
+export default async function Newsletter({ slice, index, context }: NewsletterProps) {
   const { lang, contactEmail, options } = await formContext(context)
   const p = slice.primary
+  // The form is named by its heading (a form landmark a screen reader lists by that name).
+  const headingId = isFilled.keyText(p.heading) ? `${slice.slice_type}-${index}-heading` : undefined
   return (
     <section
       className="slice slice-newsletter"
       data-slice-type={slice.slice_type}
       data-slice-variation={slice.variation}
     >
-      {isFilled.keyText(p.heading) && <h2>{p.heading}</h2>}
+      {headingId && <h2 id={headingId}>{p.heading}</h2>}
       <PrismicRichText field={p.intro} />
       <NewsletterForm
         label={p.email_label ?? ''}
         messages={formMessages(p)}
         options={options}
+        labelledBy={headingId}
         lang={lang}
         contactEmail={contactEmail}
       />
