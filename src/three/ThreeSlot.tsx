@@ -19,6 +19,7 @@ import {
 } from './store'
 import styles from './three.module.css'
 import controls from './viewer/controls.module.css'
+import finishes from './viewer/variants.module.css'
 import { mayFetchAhead, savesData, whenEngagedOrQuiet, whenNear } from './when-to-load'
 import { motionPaused, subscribeMotion } from './viewer/motion'
 import { MotionButton } from './viewer/MotionButton'
@@ -291,7 +292,7 @@ export default function ThreeSlot({ spec, description, labels, children }: Three
       <p className="visually-hidden" role="status" data-3d-status="">
         {failed ? labels.error : said.n % 2 ? `${said.text}\u00a0` : said.text}
       </p>
-      {isViewer && (view || labels.hint) ? (
+      {isViewer ? (
         // The viewer's controls hold their place from the first paint, hidden until the scene is
         // live: showing them then would push the caption and everything below down the page (a
         // layout shift of 0.08 on the showcase, as the viewer arrived). The fallback description
@@ -299,6 +300,7 @@ export default function ThreeSlot({ spec, description, labels, children }: Three
         // text needs beyond it.
         <div className={styles.below}>
           <div className={live ? styles.controls : styles.waiting}>
+            <HeldFinishes labels={spec?.kind === 'viewer' ? spec.variantLabels : undefined} />
             {view && (
               <ViewControls
                 labels={view}
@@ -327,6 +329,29 @@ export default function ThreeSlot({ spec, description, labels, children }: Three
         fallbackDescription
       )}
       {ownsHost && <Host />}
+    </div>
+  )
+}
+
+/**
+ * The place of a viewer's finishes, under its stage (viewer/VariantRow.tsx renders the live row
+ * into it). From the first paint it holds the row the editor's labels name, unseen and inert,
+ * so that the live row's arrival moves nothing on the page; a model whose finishes the editor
+ * did not label gets its row's room when it arrives.
+ */
+function HeldFinishes({ labels }: { labels: Record<string, string> | undefined }) {
+  const names = Object.values(labels ?? {})
+  return (
+    <div className={finishes.finishes} data-3d-finishes="">
+      {names.length > 0 && (
+        <div className={`${finishes.row} ${finishes.held}`} aria-hidden="true" inert>
+          {names.map((name) => (
+            <button key={name} type="button" className={finishes.variant} disabled tabIndex={-1}>
+              {name}
+            </button>
+          ))}
+        </div>
+      )}
     </div>
   )
 }

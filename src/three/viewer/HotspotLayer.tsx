@@ -15,6 +15,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { createPortal } from 'react-dom'
 import type { HotspotPlace } from '../protocol'
 import { threeStore, type SceneHotspot, type SlotEntry } from '../store'
+import { spaceHotspots, type Box } from './hotspot-spacing'
 import styles from './hotspots.module.css'
 
 /** Each live layer's way to move its buttons, by slot id; and the last places heard. */
@@ -30,13 +31,47 @@ export function placeHotspots(id: string, places: HotspotPlace[]): void {
   placers.get(id)?.(places)
 }
 
-/** Moves each button to its place; one that does not show dims and is not pressable. */
-function applyPlaces(buttons: (HTMLButtonElement | null)[], places: HotspotPlace[]) {
+/** What lies over a stage besides its hotspots, which no hotspot may cover: the AR button, its note. */
+const OVER_STAGE = '[data-ar-link], [data-ar-note], [data-ar-error]'
+/** Room kept between two hotspot buttons, and between one and what it must not cover. */
+const GAP = 4
+
+/**
+ * The stage's size and the boxes over it, read from the layout when something changed there (a
+ * resize, the AR button's arrival): not each frame, which would read the layout the frame before
+ * wrote.
+ */
+type StageRoom = { width: number; height: number; avoid: Box[]; size: number }
+
+function measureRoom(container: HTMLElement, buttons: (HTMLButtonElement | null)[]): StageRoom {
+  const stage = container.getBoundingClientRect()
+  const around = container.closest('[data-3d-slot]') ?? container.parentElement
+  const avoid = [...(around?.querySelectorAll<HTMLElement>(OVER_STAGE) ?? [])].flatMap((e) => {
+    const r = e.getBoundingClientRect()
+    return r.width && r.height
+      ? [{ x: r.left - stage.left, y: r.top - stage.top, width: r.width, height: r.height }]
+      : []
+  })
+  const size = buttons.find(Boolean)?.offsetWidth || 24
+  return { width: stage.width, height: stage.height, avoid, size }
+}
+
+/**
+ * Moves each button to its place, apart from the others and from what lies over the stage
+ * (hotspot-spacing.ts); one that does not show dims and is not pressable.
+ */
+function applyPlaces(
+  buttons: (HTMLButtonElement | null)[],
+  places: HotspotPlace[],
+  room: StageRoom,
+) {
+  const spaced = spaceHotspots(places, { ...room, gap: GAP })
   places.forEach((place, i) => {
     const button = buttons[i]
     if (!button) return
-    button.style.setProperty('--hotspot-x', `${place.x.toFixed(1)}px`)
-    button.style.setProperty('--hotspot-y', `${place.y.toFixed(1)}px`)
+    const at = spaced[i]!
+    button.style.setProperty('--hotspot-x', `${at.x.toFixed(1)}px`)
+    button.style.setProperty('--hotspot-y', `${at.y.toFixed(1)}px`)
     button.dataset['placed'] = ''
     if (place.shown) {
       delete button.dataset['hidden']
@@ -66,15 +101,32 @@ export function HotspotLayer({
   const popoverId = `${hotspots[0]?.detailId ?? id}-open`
 
   // Moved by the renderer's messages, from the first frame it drew (heard before this mounted).
+  // The stage's room is read again only after a change of size or of what lies over it.
   useLayoutEffect(() => {
-    const place = (places: HotspotPlace[]) => applyPlaces(buttons.current, places)
+    let room: StageRoom | null = null
+    const stale = () => {
+      room = null
+      const last = lastPlaces.get(id)
+      if (last) place(last)
+    }
+    const place = (places: HotspotPlace[]) => {
+      room ??= measureRoom(container, buttons.current)
+      applyPlaces(buttons.current, places, room)
+    }
     placers.set(id, place)
+    const resized = new ResizeObserver(stale)
+    resized.observe(container)
+    const around = container.closest('[data-3d-slot]') ?? container.parentElement
+    const changed = new MutationObserver(stale)
+    if (around) changed.observe(around, { childList: true, subtree: true })
     const last = lastPlaces.get(id)
     if (last) place(last)
     return () => {
+      resized.disconnect()
+      changed.disconnect()
       if (placers.get(id) === place) placers.delete(id)
     }
-  }, [id])
+  }, [id, container])
 
   // Opened: the detail's words (a copy of the list's), and the focus, go to the popover.
   useEffect(() => {

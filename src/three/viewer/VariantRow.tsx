@@ -1,7 +1,7 @@
 'use client'
 
 // A live viewer's material variants (KHR_materials_variants: the finishes a designer exported in
-// one file), as a row of toggle buttons over the stage's bottom corner: choosing one switches the
+// one file), as a row of toggle buttons under the stage: choosing one switches the
 // model's materials without reloading it. The row names each variant as the model does, or as
 // the editor relabels it in the slice; a screen reader hears the choice once it is on screen
 // (the slot's live region, ThreeSlot.tsx); the page's URL names it (`?variant=`), so a link opens the model in that

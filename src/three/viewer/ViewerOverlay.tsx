@@ -1,8 +1,9 @@
 'use client'
 
-// What a live viewer shows over its stage, besides the model: its hotspots' buttons
-// (HotspotLayer.tsx) and its model's material variants (VariantRow.tsx). Part of the canvas
-// host's chunk; each goes into the slot's overlay (`[data-3d-overlay]`, ThreeSlot.tsx).
+// What a live viewer shows besides the model: its hotspots' buttons over its stage
+// (HotspotLayer.tsx, into the slot's overlay, `[data-3d-overlay]`) and its model's material
+// variants under it (VariantRow.tsx, into `[data-3d-finishes]`; ThreeSlot.tsx). Part of the
+// canvas host's chunk.
 import { Fragment } from 'react'
 import { threeStore, useStoreInTransition } from '../store'
 import { HotspotLayer } from './HotspotLayer'
@@ -21,12 +22,14 @@ export function ViewerOverlays() {
     const container = slot.element.parentElement?.querySelector<HTMLElement>('[data-3d-overlay]')
     if (!container) return null
     const hotspots = slot.spec.hotspots ?? []
+    // The finishes go under the stage, not over the model (ThreeSlot.tsx holds their place).
+    const below = slot.element.parentElement?.querySelector<HTMLElement>('[data-3d-finishes]')
     return (
       <Fragment key={slot.id}>
         {hotspots.length > 0 && (
           <HotspotLayer slot={slot} hotspots={hotspots} container={container} />
         )}
-        {(slot.variants?.length ?? 0) > 0 && <VariantRow slot={slot} container={container} />}
+        {(slot.variants?.length ?? 0) > 0 && below && <VariantRow slot={slot} container={below} />}
       </Fragment>
     )
   })
