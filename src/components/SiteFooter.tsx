@@ -2,7 +2,7 @@ import type { Content } from '@prismicio/client'
 import { ContentLink } from './ContentLink'
 import { PrismicRichText } from '@prismicio/react'
 
-/** The footer: the studio's words, the menu again and the social links. */
+/** The footer: the studio's words, the menu again with the settings' footer links, and the social links. */
 export function SiteFooter({
   settings,
   navigation,
@@ -10,7 +10,8 @@ export function SiteFooter({
   settings: Content.SettingsDocument
   navigation: Content.NavigationDocument
 }) {
-  const { footer_text, social_links, footer_nav_label, social_label, site_name } = settings.data
+  const { footer_text, social_links, footer_links, footer_nav_label, social_label, site_name } =
+    settings.data
   return (
     <footer className="site-footer" id="site-footer">
       <div className="site-footer-inner">
@@ -22,6 +23,12 @@ export function SiteFooter({
           <ul className="footer-links">
             {navigation.data.links.map((item, i) => (
               <li key={i}>
+                <ContentLink field={item.link}>{item.label}</ContentLink>
+              </li>
+            ))}
+            {/* The settings' own footer links: the accessibility statement, legal pages. */}
+            {(footer_links ?? []).map((item, i) => (
+              <li key={`footer-${i}`}>
                 <ContentLink field={item.link}>{item.label}</ContentLink>
               </li>
             ))}

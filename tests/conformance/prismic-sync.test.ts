@@ -458,20 +458,20 @@ describe('prismic:push and prismic:pull with the sample content', () => {
         expect(await reader(repo).dangerouslyGetAll({ lang: '*' })).toEqual([])
 
         const again = await run(['--publish'])
-        expect(again.output).toMatch(/Published the migration release: 52 document\(s\)\./)
+        expect(again.output).toMatch(/Published the migration release: 54 document\(s\)\./)
         const [, created, updated] = again.output.match(/Documents: (\d+) created, (\d+) updated/)!
-        expect(Number(created) + Number(updated)).toBe(52)
+        expect(Number(created) + Number(updated)).toBe(54)
         expect(Number(updated)).toBeGreaterThanOrEqual(25)
         expect(again.output).toMatch(/Media: 0 uploaded, 31 already there\./)
 
         const third = await run([])
         expect(third.output).toMatch(/Models: 0 created, 0 updated, 19 identical, 0 deleted\./)
-        expect(third.output).toMatch(/Documents: 0 created, 0 updated, 52 unchanged\./)
+        expect(third.output).toMatch(/Documents: 0 created, 0 updated, 54 unchanged\./)
 
         const pushed = await reader(repo).dangerouslyGetAll({ lang: '*' })
         const identities = pushed.map((d) => `${d.type}/${d.uid ?? d.type}/${d.lang}`)
         expect(new Set(identities).size).toBe(identities.length)
-        expect(listFiles(path.join(repo.dir, 'documents'))).toHaveLength(52)
+        expect(listFiles(path.join(repo.dir, 'documents'))).toHaveLength(54)
         const original = await servedFolder('content')
         expect(comparable(pushed)).toEqual(comparable(original))
 

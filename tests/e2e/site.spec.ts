@@ -49,6 +49,15 @@ test.describe('every route renders its document from content/, and axe finds no 
         '#site-footer',
       )
       await expect(page.locator('footer#site-footer')).toHaveCount(1)
+      // Every page's footer links to the accessibility statement in its language (the settings'
+      // footer links).
+      const statement = documentFile('page', 'accessibility', route.lang)
+      const footerLink = documentFile('settings', 'settings', route.lang).data.footer_links as {
+        label: string
+      }[]
+      await expect(
+        page.locator('footer#site-footer').getByRole('link', { name: footerLink[0]!.label }),
+      ).toHaveAttribute('href', urlOf(statement)!)
 
       const main = page.locator('main')
       // Each slice of the document is on the page, in order, with its variation.
