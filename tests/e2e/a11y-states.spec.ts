@@ -179,7 +179,7 @@ async function changed(a: Buffer, b: Buffer): Promise<number> {
   return differ / (x!.info.width * x!.info.height)
 }
 
-test('in forced colours, each state changes the control’s own picture', async ({ page }, info) => {
+test("in forced colours, each state changes the control's own picture", async ({ page }, info) => {
   test.setTimeout(90_000)
   await page.emulateMedia({ forcedColors: 'active' })
   const shares: Record<string, number> = {}
