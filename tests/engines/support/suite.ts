@@ -322,9 +322,21 @@ export function engineSuite(
         )
       })
 
-      it('the contact form delivers exactly one message into the outbox', async () => {
+      it("the contact page's live regions are rendered before their first message, and the contact form delivers exactly one message into the outbox", async () => {
         const form = '.slice-contact-form form'
         const notBefore = await openForm(engine, form)
+        // Every live region of the page is rendered before its first message (visually hidden
+        // while empty, never display: none), as this engine computes the styles.
+        const regions = await engine.evaluate(() =>
+          [...document.querySelectorAll('[aria-live], [role="status"], [role="alert"]')]
+            .filter((e) => !e.textContent?.trim())
+            .map((e) => {
+              const style = getComputedStyle(e)
+              return `${e.className || e.tagName}: ${style.display} ${style.visibility}`
+            }),
+        )
+        expect(regions.length).toBeGreaterThanOrEqual(6)
+        for (const region of regions) expect(region).not.toMatch(/: none |hidden$/)
         const marker = randomUUID()
         await engine.type(`${form} [name="name"]`, 'Ada Lovelace')
         await engine.type(`${form} [name="email"]`, 'ada@example.com')
