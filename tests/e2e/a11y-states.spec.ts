@@ -1,5 +1,6 @@
 // What an auditor checks beyond axe: live regions that are there before their words, fields told
 // apart by their names, states that show in forced colours, and hotspots that cover nothing.
+import { writeFileSync } from 'node:fs'
 import { type Locator, type Page } from '@playwright/test'
 import sharp from 'sharp'
 import { expect, test } from './support/visitor'
@@ -185,11 +186,18 @@ test("in forced colours, each state changes the control's own picture", async ({
   const shares: Record<string, number> = {}
   type Picture = { png: Buffer }
   const compare = async (state: string, { png: before }: Picture, { png: after }: Picture) => {
-    await info.attach(`forced colours: ${state}, before`, {
-      body: before,
-      contentType: 'image/png',
-    })
-    await info.attach(`forced colours: ${state}, after`, { body: after, contentType: 'image/png' })
+    // Kept in the test's output folder (test-results/…/forced-colours-*.png) and attached.
+    for (const [when, png] of [
+      ['before', before],
+      ['after', after],
+    ] as const) {
+      const file = info.outputPath(`forced-colours-${state.replaceAll(' ', '-')}-${when}.png`)
+      writeFileSync(file, png)
+      await info.attach(`forced colours: ${state}, ${when}`, {
+        path: file,
+        contentType: 'image/png',
+      })
+    }
     shares[state] = await changed(before, after)
   }
 
