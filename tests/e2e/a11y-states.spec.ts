@@ -359,9 +359,22 @@ for (const path of RENDER_PATHS)
         await expect(root.locator('[data-hotspot][data-placed]').first()).toBeVisible()
         await expect(root.locator('[data-3d-variants] button').first()).toBeVisible()
 
+        let smallestGap = Infinity
         const check = async (view: string) => {
           await frames(page)
           const b = await boxes(root)
+          // The room between two buttons' boxes (on the axis they are apart).
+          for (const [i, h] of b.hotspots.entries())
+            for (const o of b.hotspots.slice(i + 1))
+              smallestGap = Math.min(
+                smallestGap,
+                Math.max(
+                  o.x - (h.x + h.width),
+                  h.x - (o.x + o.width),
+                  o.y - (h.y + h.height),
+                  h.y - (o.y + o.height),
+                ),
+              )
           expect(b.hotspots.length, view).toBeGreaterThanOrEqual(3)
           for (const [i, h] of b.hotspots.entries()) {
             for (const other of b.hotspots.slice(i + 1))
@@ -401,5 +414,8 @@ for (const path of RENDER_PATHS)
         await check('tilted')
         await press(viewer.zoom_in_label, 6)
         await check('zoomed in')
+        console.log(
+          `${path}, ${device}: the smallest gap between two hotspot buttons, over five views: ${smallestGap.toFixed(1)} px`,
+        )
       })
   })
