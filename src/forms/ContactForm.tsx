@@ -11,7 +11,6 @@ import { LIMITS } from './limits'
 import { useMailForm } from './useMailForm'
 import styles from './forms.module.css'
 
-
 /** The contact form: validated by the zod schema, sent with `emailjs.send` through the outbox. */
 export default function ContactForm({
   labels,
@@ -58,9 +57,7 @@ export default function ContactForm({
       aria-labelledby={labelledBy}
       noValidate
       onFocus={preload}
-      onSubmit={(event) =>
-        handleSubmit((values) => submit(values, trap.take()))(event)
-      }
+      onSubmit={(event) => handleSubmit((values) => submit(values, trap.take()))(event)}
     >
       <Field
         id={`${id}-name`}

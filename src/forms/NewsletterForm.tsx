@@ -53,9 +53,7 @@ export default function NewsletterForm({
       aria-labelledby={labelledBy}
       noValidate
       onFocus={preload}
-      onSubmit={(event) =>
-        handleSubmit((values) => submit(values, trap.take()))(event)
-      }
+      onSubmit={(event) => handleSubmit((values) => submit(values, trap.take()))(event)}
     >
       <Field
         id={`${id}-email`}

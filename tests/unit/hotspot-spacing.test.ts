@@ -4,7 +4,12 @@ import { overlaps, spaceHotspots, type Box, type Point } from '@/three/viewer/ho
 
 const SIZE = 24
 const GAP = 4
-const boxOf = (p: Point): Box => ({ x: p.x - SIZE / 2, y: p.y - SIZE / 2, width: SIZE, height: SIZE })
+const boxOf = (p: Point): Box => ({
+  x: p.x - SIZE / 2,
+  y: p.y - SIZE / 2,
+  width: SIZE,
+  height: SIZE,
+})
 const inside = (p: Point, width: number, height: number) =>
   p.x - SIZE / 2 >= -1e-6 &&
   p.y - SIZE / 2 >= -1e-6 &&
@@ -41,7 +46,8 @@ describe('hotspot buttons are spaced', () => {
           expect(placed).toHaveLength(points.length)
           for (const [i, p] of placed.entries()) {
             expect(inside(p, width, height), `button ${i} at ${p.x},${p.y}`).toBe(true)
-            for (const box of avoid) expect(overlaps(boxOf(p), box), `button ${i} on AR`).toBe(false)
+            for (const box of avoid)
+              expect(overlaps(boxOf(p), box), `button ${i} on AR`).toBe(false)
             for (const q of placed.slice(i + 1))
               expect(overlaps(boxOf(p), boxOf(q)), `buttons ${i} and another`).toBe(false)
           }
