@@ -493,7 +493,7 @@ test('the accessibility statement, from every footer in each language, gives its
     // The status, the review's date and the commit it covers, as the report gives them.
     const main = page.locator('main')
     await expect(main).toContainText(lang === 'en-us' ? 'partially conforms' : 'partiellement')
-    await expect(main).toContainText(lang === 'en-us' ? '6 December 2026' : '6 décembre 2026')
+    await expect(main).toContainText(lang === 'en-us' ? '7 December 2026' : '7 décembre 2026')
     await expect(main).toContainText(reviewed)
     await expect(main.getByRole('link', { name: settings.contact_email })).toHaveAttribute(
       'href',
