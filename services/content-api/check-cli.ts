@@ -5,6 +5,7 @@ import path from 'node:path'
 import { checkModels, modelFiles } from './models-check'
 import { checkHotspots } from './hotspots-check'
 import { checkLooks } from './look-check'
+import { checkForms } from './forms-check'
 import { reportModels } from './models/report'
 
 /**
@@ -13,7 +14,8 @@ import { reportModels } from './models/report'
  * model in the media folder as the renderer reads it (services/content-api/models-check.ts), and
  * each model viewer's hotspots and finishes' labels against their model
  * (services/content-api/hotspots-check.ts), and the 3D look of each model slice and of the
- * settings (services/content-api/look-check.ts);
+ * settings (services/content-api/look-check.ts), and each form slice's words: none a visitor may
+ * need left empty (services/content-api/forms-check.ts);
  * exits 1 with the report, warnings included (the API serves what only warns, as Prismic would;
  * CI does not). Models come from DIR itself when it has `customtypes/`, else from `.`.
  *
@@ -39,6 +41,7 @@ async function main() {
     ...models.problems,
     ...checkHotspots([store, ...checked.releases], models),
     ...(await checkLooks([store, ...checked.releases], path.join(values.content, 'media'))),
+    ...checkForms([store, ...checked.releases]),
   ]
   if (problems.length > 0) {
     console.error(formatProblems(problems, store.dir))

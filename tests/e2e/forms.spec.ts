@@ -464,6 +464,41 @@ test('invalid fields are announced, focus moves to the first, and nothing is sen
   expect(posts).toEqual([])
 })
 
+test('every other form says what is missing in its page’s words: about, journal and the statement, both languages', async ({
+  page,
+}) => {
+  const pages = [
+    ['page/about', 'contact_form', { 'en-us': '/en-us/about', 'fr-fr': '/fr-fr/a-propos' }],
+    [
+      'journal_index/journal_index',
+      'newsletter',
+      { 'en-us': '/en-us/journal', 'fr-fr': '/fr-fr/journal' },
+    ],
+    [
+      'page/accessibility',
+      'contact_form',
+      { 'en-us': '/en-us/accessibility', 'fr-fr': '/fr-fr/accessibilite' },
+    ],
+  ] as const
+  for (const [doc, type, urls] of pages)
+    for (const [lang, url] of Object.entries(urls)) {
+      const words = JSON.parse(
+        readFileSync(`content/documents/${doc}/${lang}.json`, 'utf8'),
+      ).data.slices.find((s: { slice_type: string }) => s.slice_type === type).primary as Primary
+      await page.goto(url)
+      const form = page.getByRole('form', { name: words.heading })
+      const submit = form.getByRole('button', { name: words.submit_label })
+      await expect(submit).toBeEnabled()
+      await submit.click()
+      const first = form.getByLabel(type === 'newsletter' ? words.email_label : words.name_label)
+      await expect(first, `${url}: the first empty field`).toBeFocused()
+      await expect(first).toHaveAttribute('aria-invalid', 'true')
+      const error = page.locator(`[id="${await first.getAttribute('aria-describedby')}"]`)
+      await expect(error, `${url}: its error`).toHaveText(words.error_required!)
+      await expect(error).toHaveAttribute('aria-live', 'polite')
+    }
+})
+
 test('the forms have no axe violations, also while showing errors', async ({ page }) => {
   const scan = () =>
     axeViolations(page, { tags: null, include: ['.slice-contact-form', '.slice-newsletter'] })
