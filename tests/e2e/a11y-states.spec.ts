@@ -23,7 +23,13 @@ const PAGES = LANGS.flatMap((lang) => [
           r.url === `/${lang}/showcase`),
     )
     .map((r) => r.url),
-  `/${lang}/work/lumen-lamp`,
+  // A project with a model viewer, under its own uid in each language.
+  routes().find(
+    (r) =>
+      r.lang === lang &&
+      r.type === 'project' &&
+      (r.data.slices ?? []).some((s) => s.slice_type === 'model_viewer'),
+  )!.url,
   `/${lang}/no-such-page`,
 ])
 
@@ -86,6 +92,8 @@ test('every live region is rendered before its first message, on every page that
   // The forms' status and field regions and the 3D slots' were all found.
   expect(seen.filter((s) => s.includes('/contact ')).length).toBeGreaterThanOrEqual(6)
   expect(seen.some((s) => s.includes('/showcase ') && s.includes('role=status'))).toBe(true)
+  for (const lang of LANGS)
+    expect(seen.some((s) => s.startsWith(`/${lang}/work/`) && s.includes('role=status'))).toBe(true)
 })
 
 test('every form is named by its heading, and no two fields on a page share a name', async ({
