@@ -1,5 +1,5 @@
 // `npm run bench:viewers -- [--origins label=URL[,label=URL…]] [--content label=DIR,…] [--runs N]
-//   [--models a,b] [--trace FILE] [--network slow4g]`: Facet's viewer beside Google's `<model-viewer>` on each model of
+//   [--models a,b] [--trace FILE] [--network slow4g] [--arrival early]`: Facet's viewer beside Google's `<model-viewer>` on each model of
 // the test corpus (tests/fixtures/model-corpus.ts), in one run, visit by visit.
 //
 // The protocol (bench/lib/viewer-live.ts), the same for both: headless Chromium at a phone's
@@ -24,6 +24,10 @@
 // without Facet's scripts, `<model-viewer>` in the viewer's stage: serveAnchorInShowcase), its
 // files and the model Brotli-compressed from the same origin, as Facet's server sends its own;
 // the report goes to bench/viewers-slow4g.json.
+//
+// `--arrival early`: the visitor scrolls 1.5 s after `load`, whatever the page is doing, instead
+// of once it is quiet (the default, by which time Facet's warm-up has run): both viewers alike;
+// the report goes to bench/viewers-early.json (bench/viewers-slow4g-early.json on slow 4G).
 //
 // Also: the bytes a visitor who never scrolls receives on the showcase, by 2.5 s and 10 s after
 // `load`, per site. Reported for each model: time to live, bytes over the wire before the scroll and from it to live,
@@ -51,12 +55,14 @@ import {
 } from './lib/model-viewer'
 import { contentFolders, originsOf } from './lib/origins'
 import {
+  arrivalName,
   bytesWithoutInput,
   environment,
   isLamp,
   measureLive,
   median,
   rewritingProxy,
+  setArrival,
   setNetwork,
   SLOW_4G,
   type LiveRun,
@@ -72,11 +78,15 @@ const { values } = parseArgs({
     models: { type: 'string' },
     trace: { type: 'string' },
     network: { type: 'string', default: 'localhost' },
+    arrival: { type: 'string', default: 'quiet' },
   },
 })
 if (values.network !== 'localhost' && values.network !== 'slow4g')
   throw new Error(`--network: "${values.network}" is neither localhost nor slow4g`)
 setNetwork(values.network === 'slow4g' ? SLOW_4G : null)
+if (values.arrival !== 'quiet' && values.arrival !== 'early')
+  throw new Error(`--arrival: "${values.arrival}" is neither quiet nor early`)
+setArrival(values.arrival)
 const ORIGINS = originsOf(values.origins!)
 const contentOf = contentFolders(values.content)
 const RUNS = Number(values.runs)
@@ -272,6 +282,7 @@ async function main() {
     date: new Date().toISOString(),
     code,
     environment: environment(),
+    arrival: arrivalName(),
     runs: RUNS,
     origins: ORIGINS,
     // The showcase's, as before; and every page measured.
@@ -305,8 +316,12 @@ async function main() {
     anchor: `@google/model-viewer ${MODEL_VIEWER_VERSION} (dist/model-viewer.min.js, decoders served locally)`,
     rows,
   }
-  if (values.network === 'slow4g')
-    writeFileSync('bench/viewers-slow4g.json', JSON.stringify(report, null, 2) + '\n')
+  const early = values.arrival === 'early' ? '-early' : ''
+  if (values.network === 'slow4g' || early)
+    writeFileSync(
+      `bench/viewers${values.network === 'slow4g' ? '-slow4g' : ''}${early}.json`,
+      JSON.stringify(report, null, 2) + '\n',
+    )
   else {
     writeFileSync('bench/viewers.json', JSON.stringify(report, null, 2) + '\n')
     writeViewersSection('bench/report.md', report)

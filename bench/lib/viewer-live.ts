@@ -37,6 +37,21 @@ export function setNetwork(conditions: typeof SLOW_4G | null): void {
 }
 export const networkName = () => (network ? 'slow 4G (150 ms RTT, 1.6 Mbit/s down)' : 'localhost')
 
+/**
+ * When the visitor scrolls to the viewer: `quiet`, once the page has loaded and gone quiet (its
+ * scripts in, no long task for a second: the warm-up has run by then), or `early`, 1.5 s after
+ * `load` whatever the page is doing, as a visitor who does not wait for it (`--arrival early`).
+ */
+export type Arrival = 'quiet' | 'early'
+let arrival: Arrival = 'quiet'
+export function setArrival(when: Arrival): void {
+  arrival = when
+}
+export const arrivalName = () =>
+  arrival === 'early' ? 'an early scroll, 1.5 s after load' : 'the page loaded and quiet'
+/** Whether the protocol waits for the page to go quiet before the scroll. */
+export const waitsForQuiet = () => arrival === 'quiet'
+
 /** A new visit's CDP session: the CPU slowed, and the network's conditions where set. */
 export async function throttle(cdp: import('@playwright/test').CDPSession): Promise<void> {
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU })
@@ -137,32 +152,13 @@ export async function measureLive(
     waitUntil: 'load',
   })
   await page.waitForTimeout(1500)
-  // Loaded and quiet, as the visitor of this protocol finds the page: painted (the server adds
-  // the framework's scripts after the first frame, server/after-paint.mjs), its scripts fetched,
-  // and no long task for a second since (hydrated). Traced, a page opened right after a visit
-  // that drew the 33 MB original had not painted 3.5 s after `load`: its scripts were fetched
-  // after the scroll, and their evaluation and hydration were counted as the model's. Up to
-  // 15 s; a page never quiet is measured as it is.
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)))
-  await page
-    .waitForFunction(
-      () => {
-        const tasks = (window as unknown as { __tasks: { start: number; duration: number }[] })
-          .__tasks
-        const scripts = performance
-          .getEntriesByType('resource')
-          .filter((r) => r.name.includes('/_next/static/') && r.name.endsWith('.js'))
-        if (!scripts.length) return false
-        const last = Math.max(
-          ...tasks.map((t) => t.start + t.duration),
-          ...scripts.map((r) => (r as PerformanceResourceTiming).responseEnd),
-        )
-        return performance.now() - last >= 1000
-      },
-      undefined,
-      { polling: 100, timeout: 15_000 },
-    )
-    .catch(() => {})
+  // With `--arrival early`, the scroll comes now. Else loaded and quiet, as the visitor of this
+  // protocol finds the page: painted (the server adds the framework's scripts after the first
+  // frame, server/after-paint.mjs), its scripts fetched, and no long task for a second since
+  // (hydrated). Traced, a page opened right after a visit that drew the 33 MB original had not
+  // painted 3.5 s after `load`: its scripts were fetched after the scroll, and their evaluation
+  // and hydration were counted as the model's. Up to 15 s; a page never quiet is measured as it is.
+  if (waitsForQuiet()) await waitForQuiet(page)
   if (tracePath) await browser.startTracing(page, { categories: TASK_TRACE_CATEGORIES })
   const stage = await page
     .locator('[data-3d-kind="viewer"] [data-3d-stage]')
@@ -170,7 +166,8 @@ export async function measureLive(
       const rect = element.getBoundingClientRect()
       return { top: rect.top + window.scrollY, width: rect.width, height: rect.height }
     })
-  const bytesBeforeScroll = await bytes.settle()
+  // Early, the page's own requests may still be in flight: counted as they stand, not waited for.
+  const bytesBeforeScroll = waitsForQuiet() ? await bytes.settle() : bytes.sofar()
   const result = await page.evaluate(
     () =>
       new Promise<{ state: string; start: number; end: number }>((resolve) => {
@@ -241,6 +238,30 @@ export async function measureLive(
   }
 }
 
+/** Waits until the showcase is painted, its scripts are in and no long task came for a second. */
+async function waitForQuiet(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)))
+  await page
+    .waitForFunction(
+      () => {
+        const tasks = (window as unknown as { __tasks: { start: number; duration: number }[] })
+          .__tasks
+        const scripts = performance
+          .getEntriesByType('resource')
+          .filter((r) => r.name.includes('/_next/static/') && r.name.endsWith('.js'))
+        if (!scripts.length) return false
+        const last = Math.max(
+          ...tasks.map((t) => t.start + t.duration),
+          ...scripts.map((r) => (r as PerformanceResourceTiming).responseEnd),
+        )
+        return performance.now() - last >= 1000
+      },
+      undefined,
+      { polling: 100, timeout: 15_000 },
+    )
+    .catch(() => {})
+}
+
 /** Stops the browser's trace, and writes where each thread's time went (and the raw trace beside it). */
 export async function writeTrace(browser: Browser, tracePath: string): Promise<void> {
   const raw = await browser.stopTracing()
@@ -268,9 +289,12 @@ export const blocking = (tasks: { duration: number }[]) =>
 /**
  * Counts the bytes `context`'s pages and workers receive (each response's body as sent, so
  * compressed where the server compressed it). `settle()` waits for the responses begun so far
- * and returns the total.
+ * and returns the total; `sofar()` is the total of those already finished.
  */
-export function countBytes(context: BrowserContext): { settle: () => Promise<number> } {
+export function countBytes(context: BrowserContext): {
+  settle: () => Promise<number>
+  sofar: () => number
+} {
   let total = 0
   const pending = new Set<Promise<void>>()
   context.on('requestfinished', (request) => {
@@ -286,6 +310,7 @@ export function countBytes(context: BrowserContext): { settle: () => Promise<num
       while (pending.size) await Promise.all([...pending])
       return total
     },
+    sofar: () => total,
   }
 }
 
