@@ -67,6 +67,12 @@ test('each stop Tab reaches shows its whole focus ring in the window', async ({ 
   let stops = 0
   for (let i = 0; i < 80; i++) {
     await page.keyboard.press('Tab')
+    // What the key changed is drawn before the next: leaving an empty required field shows its
+    // error (the forms validate on blur), which moves what follows it down the page. Measured
+    // and tabbed on before that render, a later stop was scrolled into view, then moved.
+    await page.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+    )
     const stop = await page.evaluate(() => {
       const element = document.activeElement
       if (!element || element === document.body) return null
