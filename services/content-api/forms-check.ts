@@ -4,32 +4,12 @@
 // "sending" or "sent", a trap filled by a password manager with no word why. Each empty field a
 // visitor may need is refused here, in the published documents and in every release, naming the
 // document's file, the slice and the field.
+import { MESSAGE_FIELDS } from '../../src/forms/messages'
 import { slicesOf, type Json } from './hotspots-check'
 import type { ContentProblem, ContentStore } from './store'
 
-/** The fields both form slices read out: the button, each state, each error, the fallbacks. */
-const SHARED = [
-  'email_label',
-  'submit_label',
-  'sending_message',
-  'success_message',
-  'message_id_label',
-  'queued_message',
-  'error_required',
-  'error_too_long',
-  'error_email',
-  'error_characters',
-  'error_invalid',
-  'error_blocked',
-  'error_headless',
-  'error_unavailable',
-  'too_fast_message',
-  'trap_message',
-  'honeypot_label',
-  'copy_label',
-  'copied_label',
-  'mailto_label',
-] as const
+/** The fields both form slices read out: the e-mail field's label, and every word of the form's. */
+const SHARED = ['email_label', ...MESSAGE_FIELDS] as const
 
 /** Each form slice's fields a visitor may need, by slice type. */
 export const FORM_WORDS: Record<string, readonly string[]> = {

@@ -1,30 +1,9 @@
 import type { Content } from '@prismicio/client'
 import { createClient } from '@/prismicio'
-import type { FormMessages } from '@/forms/messages'
+import type { FormMessages, MESSAGE_FIELDS } from '@/forms/messages'
 import { publicMailOptions, type PublicMailOptions } from './options'
 
-type MessageFields = Pick<
-  Content.ContactFormSlice['primary'],
-  | 'submit_label'
-  | 'sending_message'
-  | 'success_message'
-  | 'message_id_label'
-  | 'queued_message'
-  | 'error_required'
-  | 'error_too_long'
-  | 'error_email'
-  | 'error_characters'
-  | 'error_invalid'
-  | 'error_blocked'
-  | 'error_headless'
-  | 'error_unavailable'
-  | 'too_fast_message'
-  | 'trap_message'
-  | 'honeypot_label'
-  | 'copy_label'
-  | 'copied_label'
-  | 'mailto_label'
->
+type MessageFields = Pick<Content.ContactFormSlice['primary'], (typeof MESSAGE_FIELDS)[number]>
 
 /** A form slice's words, as the form component takes them. */
 export function formMessages(p: MessageFields): FormMessages {
