@@ -183,14 +183,52 @@ export function whenPageSettled(callback: () => void): () => void {
 }
 
 /**
+ * Calls `callback` once the page has started: after `load` (its first screen's images are in),
+ * at the main thread's next idle moment (the framework's scripts have run by then, or run first).
+ * Returns a function that cancels. Unlike `whenPageSettled`, no wait for the network to go quiet:
+ * on a phone's network the page's scripts end 1–2 s after `load`, the quiet window comes half a
+ * second later still, and a visitor who scrolls 1.5 s after `load` came before a warm-up that
+ * waited for it (traced on slow 4G: nothing of the 3D asked for before such a scroll, and the
+ * viewer live 3.9 s after it). What the network still brings then (a lazy image further down, a
+ * route the framework prefetches) is no more the visitor's than the 3D a viewport away.
+ */
+export function whenPageReady(callback: () => void): () => void {
+  let done = false
+  let idle: number | undefined
+  const cancel = () => {
+    done = true
+    if (idle !== undefined) (window.cancelIdleCallback ?? clearTimeout)(idle)
+    window.removeEventListener('load', onLoad)
+  }
+  function onLoad() {
+    if (done) return
+    // WebKit has no requestIdleCallback: a task stands in for it.
+    idle = window.requestIdleCallback
+      ? window.requestIdleCallback(
+          () => {
+            if (!done) callback()
+          },
+          { timeout: 1000 },
+        )
+      : (setTimeout(() => {
+          if (!done) callback()
+        }, 0) as unknown as number)
+  }
+  if (document.readyState === 'complete') onLoad()
+  else window.addEventListener('load', onLoad, { once: true })
+  return cancel
+}
+
+/**
  * Calls `callback` once, when `element` comes within a viewport of the screen (`NEAR_MARGIN`), but
- * never before the page's own bytes are in and the main thread is idle (`whenPageSettled`):
- * nothing of the 3D competes with the page's own start. Returns a function that cancels the wait.
+ * never during the page's own start (`whenPageReady`: after `load`, at an idle moment): the
+ * warm-up it starts runs off the main thread, and is done, or under way, when a visitor who does
+ * not wait scrolls to the slot. Returns a function that cancels the wait.
  */
 export function whenNear(element: Element, callback: () => void): () => void {
   let done = false
   let observer: IntersectionObserver | undefined
-  const stopSettling = whenPageSettled(() => {
+  const stopWaiting = whenPageReady(() => {
     if (done) return
     observer = new IntersectionObserver(
       (entries) => {
@@ -204,7 +242,7 @@ export function whenNear(element: Element, callback: () => void): () => void {
   })
   const cancel = () => {
     done = true
-    stopSettling()
+    stopWaiting()
     observer?.disconnect()
   }
   return cancel

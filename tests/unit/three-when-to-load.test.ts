@@ -158,6 +158,21 @@ describe('whenNear', () => {
     cancel()
   })
 
+  it('does not wait for the network to go quiet: a resource that just ended does not hold it', () => {
+    // The page's scripts ended a moment ago, as on a phone's network 1–2 s after `load`.
+    vi.spyOn(performance, 'getEntriesByType').mockReturnValue([
+      { responseEnd: performance.now() } as PerformanceResourceTiming,
+    ])
+    const fired = vi.fn()
+    const cancel = whenNear(document.createElement('div'), fired)
+    vi.advanceTimersByTime(1) // the next idle moment (a task, where there is no requestIdleCallback)
+    expect(watches).toHaveLength(1)
+    intersect(true)
+    expect(fired).toHaveBeenCalledTimes(1)
+    cancel()
+    vi.restoreAllMocks()
+  })
+
   it('a cancelled wait never watches, or never fires', () => {
     const fired = vi.fn()
     whenNear(document.createElement('div'), fired)()
