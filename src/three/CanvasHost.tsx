@@ -25,7 +25,14 @@ import type {
   ToRenderer,
   Viewport,
 } from './protocol'
-import { askWorker, firstPath, mainOrOff, workerPath, type RenderPath } from './webgl-probe'
+import {
+  askWorker,
+  firstPath,
+  mainOrOff,
+  probeWorker,
+  workerPath,
+  type RenderPath,
+} from './webgl-probe'
 import { startWorker } from './worker-scripts'
 import { placeHotspots } from './viewer/HotspotLayer'
 import { ViewerOverlays } from './viewer/ViewerOverlay'
@@ -84,13 +91,7 @@ export function debugFlags(search: string): DebugFlags {
  * (./webgl-probe.ts says why not on this thread).
  */
 let workerAnswer: Promise<boolean> | null = null
-const workerCanDraw = () =>
-  (workerAnswer ??= askWorker(() =>
-    startWorker(
-      () =>
-        new Worker(new URL('./render/webgl-probe.worker.ts', import.meta.url), { type: 'module' }),
-    ),
-  ))
+const workerCanDraw = () => (workerAnswer ??= askWorker(probeWorker))
 
 // Its scripts fetched side by side, not one after another (worker-scripts.ts).
 const createRenderWorker = () =>

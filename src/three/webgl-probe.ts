@@ -3,9 +3,9 @@
 // Creating a context is a synchronous round trip to the GPU process: 19–42 ms at 4× CPU, and most
 // of the 111 ms task the 3D's arrival cost the main thread after a visitor's first scroll, traced
 // in a window (docs/3d.md, "Input as the 3D arrives"). So the page asks a tiny worker
-// (render/webgl-probe.worker.ts, about 1 KB) whether a worker's OffscreenCanvas gives WebGL, and
+// (`probeWorker`, a program of one line) whether a worker's OffscreenCanvas gives WebGL, and
 // makes a context on its own thread only where no worker can draw (WebKit), to choose between
-// the main-thread renderer and none. No imports: the probe worker's bundle is this file.
+// the main-thread renderer and none.
 
 /** Where the renderer runs: a worker, the main thread, or nowhere (no WebGL at all). */
 export type RenderPath = 'worker' | 'main' | 'off'
@@ -24,11 +24,35 @@ export function givesWebGL(canvas: HTMLCanvasElement | OffscreenCanvas): boolean
 }
 
 /**
- * True when an OffscreenCanvas gives a WebGL context in this scope: what the probe worker
- * answers. WebKit has OffscreenCanvas and `transferControlToOffscreen` but no WebGL on them.
+ * The probe worker's whole program: it posts `true` when an OffscreenCanvas gives a WebGL context
+ * in its scope (as `givesWebGL` asks a canvas, the context lost at once), else `false`. WebKit has
+ * OffscreenCanvas and `transferControlToOffscreen` but no WebGL on them. A string run from a
+ * `blob:` URL (the policy's `worker-src` allows it), not a bundled worker: a bundled one is a
+ * bootstrap and its scripts, two round trips before the renderer's own worker may start (0.3 s on
+ * a phone's network, traced), for a question that needs no code of ours.
  */
-export function offscreenWebGL(): boolean {
-  return typeof OffscreenCanvas !== 'undefined' && givesWebGL(new OffscreenCanvas(1, 1))
+export const PROBE_SOURCE = `let answer = false
+try {
+  if (typeof OffscreenCanvas !== 'undefined') {
+    const canvas = new OffscreenCanvas(1, 1)
+    const context = canvas.getContext('webgl2') || canvas.getContext('webgl')
+    if (context) {
+      const lose = context.getExtension('WEBGL_lose_context')
+      if (lose) lose.loseContext()
+      answer = true
+    }
+  }
+} catch (error) {}
+postMessage(answer)`
+
+/** A worker that runs `PROBE_SOURCE`: no request leaves the page. */
+export function probeWorker(): Worker {
+  const url = URL.createObjectURL(new Blob([PROBE_SOURCE], { type: 'text/javascript' }))
+  const worker = new Worker(url)
+  const forget = () => URL.revokeObjectURL(url)
+  worker.addEventListener('message', forget, { once: true })
+  worker.addEventListener('error', forget, { once: true })
+  return worker
 }
 
 /**

@@ -23,13 +23,52 @@ const NO_OFFSCREEN_WEBGL = `(() => {
 `
 
 /**
+ * Keeps the program of every script the page makes a `blob:` URL of (the WebGL probe's worker is
+ * one: webgl-probe.ts), by URL, for `workerKinds`: the page revokes the URL once the probe has
+ * answered. `ahead`, when given, goes ahead of each such program, as NO_OFFSCREEN_WEBGL goes ahead
+ * of each worker script the server sends.
+ */
+const blobPrograms = (ahead = '') => `(() => {
+  const programs = (window.__blobPrograms = {})
+  const texts = new WeakMap()
+  const NativeBlob = Blob
+  window.Blob = class extends NativeBlob {
+    constructor(parts = [], options) {
+      const script = /javascript/.test(options?.type ?? '') && parts.every((p) => typeof p === 'string')
+      const body = script ? [${JSON.stringify(ahead)}, ...parts] : parts
+      super(body, options)
+      if (script) texts.set(this, body.join(''))
+    }
+  }
+  const create = URL.createObjectURL
+  URL.createObjectURL = function (object) {
+    const url = create.call(URL, object)
+    if (texts.has(object)) programs[url] = texts.get(object)
+    return url
+  }
+})();
+`
+
+/**
  * What a worker is, from the scripts it loads (Turbopack's worker bootstrap names them in its
- * URL's `params`): the renderer's (three.js in them) or the WebGL probe (a few hundred bytes of
- * its own beside Turbopack's runtime).
+ * URL's `params`; a `blob:` worker's program, as `blobPrograms` kept it): the renderer's (three.js
+ * in them) or the WebGL probe (its program of a few lines).
  */
 async function workerKinds(page: Page, urls: string[]): Promise<string[]> {
   return Promise.all(
     urls.map(async (url) => {
+      if (url.startsWith('blob:')) {
+        const program = await page.evaluate(
+          (at) =>
+            (window as unknown as { __blobPrograms?: Record<string, string> }).__blobPrograms?.[
+              at
+            ] ?? '',
+          url,
+        )
+        return program.includes('WEBGL_lose_context') && !program.includes('WebGLRenderer')
+          ? 'probe'
+          : `unknown (${url})`
+      }
       const params = new URL(url).hash.match(/params=(.*)$/)?.[1]
       const [chunks] = JSON.parse(decodeURIComponent(params ?? '[[]]')) as [string[]]
       const texts = await Promise.all(
@@ -96,7 +135,9 @@ test('where an OffscreenCanvas gives no WebGL, the worker is never fetched and t
   page,
 }) => {
   await page.addInitScript(NO_OFFSCREEN_WEBGL)
-  // The probe worker's scripts are not the page's: the same words go ahead of each of them.
+  // The probe worker's program is not the page's: the same words go ahead of it (and of every
+  // script a worker loads from the server).
+  await page.addInitScript(blobPrograms(NO_OFFSCREEN_WEBGL))
   await page.route(/\.m?js(\?|$)/, async (route) => {
     const response = await route.fetch()
     await route.fulfill({ response, body: NO_OFFSCREEN_WEBGL + (await response.text()) })
@@ -123,6 +164,7 @@ test('where an OffscreenCanvas gives no WebGL, the worker is never fetched and t
 })
 
 test('where an OffscreenCanvas gives WebGL, the worker draws', async ({ page }) => {
+  await page.addInitScript(blobPrograms())
   const workers: string[] = []
   page.on('worker', (worker) => workers.push(worker.url()))
   await page.goto('/en-us/showcase?debug3d', { waitUntil: 'load' })
@@ -193,6 +235,7 @@ const stopBusy = (page: Page) =>
 test('near the screen, the worker starts and fetches the model before the visitor engages; the engagement takes that worker', async ({
   page,
 }) => {
+  await page.addInitScript(blobPrograms())
   const workers: string[] = []
   page.on('worker', (worker) => workers.push(worker.url()))
   const files = sceneFiles()

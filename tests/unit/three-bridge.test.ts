@@ -4,7 +4,7 @@ import {
   askWorker,
   firstPath,
   mainWebGL,
-  offscreenWebGL,
+  PROBE_SOURCE,
   PROBE_TIMEOUT_MS,
 } from '@/three/webgl-probe'
 import { createSceneStore } from '@/three/render/scene-store'
@@ -103,7 +103,7 @@ describe("the renderer's scene store", () => {
 describe('the first rendering path', () => {
   /**
    * A browser whose OffscreenCanvas gives `context` for `webgl2` and `webgl` (in the probe
-   * worker, which runs `offscreenWebGL` there), and whose page canvas gives `mainContext` (WebGL 2
+   * worker, which runs `PROBE_SOURCE` there), and whose page canvas gives `mainContext` (WebGL 2
    * by default); the page canvas's requests go to `pageAsked`.
    */
   function browser(
@@ -137,8 +137,13 @@ describe('the first rendering path', () => {
   }
   /** What the last `browser()`'s page canvas was asked for. */
   let pageAsked: string[] = []
-  /** The probe worker, as the page sees it: it answers what `offscreenWebGL` says in its scope. */
-  const probeWorker = async () => offscreenWebGL()
+  /** The probe worker, as the page sees it: its program run in this scope, and what it posted. */
+  const probeWorker = async () => {
+    const posted: unknown[] = []
+    new Function('postMessage', PROBE_SOURCE)((answer: unknown) => posted.push(answer))
+    expect(posted).toHaveLength(1)
+    return posted[0] === true
+  }
 
   it('is the worker where a worker gives WebGL, and no context is made on the page', async () => {
     const loseContext = vi.fn()
