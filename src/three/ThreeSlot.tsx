@@ -39,6 +39,12 @@ const loadHost = () => import('./CanvasHost').then((module) => (hostModule = mod
  * loaded, and React holds the reveal of a suspended boundary's content for 300 ms (traced: the
  * host mounted 300 ms after the visitor's scroll with nothing else to do).
  */
+/** Whether some of `element` is within the window now. */
+function onScreen(element: Element): boolean {
+  const { top, bottom, left, right } = element.getBoundingClientRect()
+  return bottom > 0 && right > 0 && top < window.innerHeight && left < window.innerWidth
+}
+
 function Host() {
   const [module, setModule] = useState(hostModule)
   useEffect(() => {
@@ -185,7 +191,9 @@ export default function ThreeSlot({ spec, description, labels, children }: Three
       spec,
       reducedMotion: window.matchMedia('(prefers-reduced-motion: reduce)').matches,
       paused: motionPaused(),
-      visible: false,
+      // On the screen now, read at once: the observer's first answer comes a frame later, and
+      // the renderer prepares the scenes the visitor sees first (renderer.tsx, `useAdmitted`).
+      visible: onScreen(element),
       announce,
     })
     const observer = new IntersectionObserver(([entry]) =>

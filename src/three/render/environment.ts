@@ -35,6 +35,7 @@ import {
 } from 'three'
 import { RoomEnvironment } from 'three/examples/jsm/environments/RoomEnvironment.js'
 import { HDRLoader } from 'three/examples/jsm/loaders/HDRLoader.js'
+import { takePrefetched } from './prefetch'
 import { prefiltered, release } from './room-environment'
 import type { EnvironmentPreset, SceneEnvironment } from '../look'
 
@@ -273,8 +274,16 @@ async function equirectangular(bytes: ArrayBuffer, hdr: boolean): Promise<Textur
   return texture
 }
 
-/** An environment file's bytes; rejects, naming the file, when it cannot be fetched. */
+/**
+ * An environment file's bytes: those the renderer started fetching beside the model (renderer.tsx,
+ * `slots`), else fetched now. Rejects, naming the file, when it cannot be fetched.
+ */
 export async function environmentBytes(url: string): Promise<ArrayBuffer> {
+  const early = takePrefetched(url)
+  if (early) {
+    const bytes = await early.catch(() => null)
+    if (bytes) return bytes
+  }
   const response = await fetch(url)
   if (!response.ok) throw new Error(`${url} answered ${response.status}`)
   return response.arrayBuffer()

@@ -31,6 +31,8 @@ type HostState = {
   moving: Set<string>
   /** With `?debug3d`, where each model slot notes the art direction it drew (`respec`). */
   revisions: Record<string, number> | null
+  /** Whether a frame has drawn this slot's scene since it mounted (its first frame is out). */
+  drawnOnce: (id: string) => boolean
 }
 export const HostContext = createContext<HostState | null>(null)
 

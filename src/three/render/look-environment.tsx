@@ -2,8 +2,9 @@
 
 // A model scene's environment (look.ts): made once per renderer for each preset or file, and
 // shared by every slot that asks for it. A file is fetched from the site's origin at the size the
-// renderer's tier needs (`environmentUrlFor`), beside the model, not before it: the warm-up
-// fetches no environment, so a visitor who never scrolls pays nothing for it. A file that cannot
+// renderer's tier needs (`environmentUrlFor`), beside the model, not before it: the renderer asks
+// for it with the model as the slot arrives (renderer.tsx, `slots`), and the warm-up fetches no
+// environment, so a visitor who never scrolls pays nothing for it. A file that cannot
 // be fetched or read lights the model with the neutral preset, and the page's console says why.
 import { useLayoutEffect, useMemo } from 'react'
 import { useThree } from '@react-three/fiber'
@@ -19,6 +20,7 @@ import {
 } from './environment'
 import { useHost } from './host-context'
 import { environmentsMade as made, type Tracked } from './environment-cache'
+import { arrived } from './arrivals'
 
 function environmentOf(
   gl: WebGLRenderer,
@@ -48,9 +50,11 @@ function environmentOf(
             byKey.delete(key)
             return environmentOf(gl, { kind: 'preset', preset: 'neutral' }, null, tier, warn)
           })
-    const tracked: Tracked<LitEnvironment> = start.then(
-      (lit) => Object.assign(tracked, { status: 'fulfilled' as const, value: lit }).value!,
-    )
+    const tracked: Tracked<LitEnvironment> = start.then((lit) => {
+      Object.assign(tracked, { status: 'fulfilled' as const, value: lit })
+      setTimeout(arrived)
+      return lit
+    })
     promise = tracked
     byKey.set(key, promise)
   }

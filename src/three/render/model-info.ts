@@ -11,6 +11,7 @@ import {
   type Texture,
 } from 'three'
 import { takePrefetched } from './prefetch'
+import { arrived } from './arrivals'
 import type { ModelInfo } from '../protocol'
 
 /** The bytes each loaded model's file had, as GLTFLoader parsed them. */
@@ -65,6 +66,8 @@ export class MeasuredGLTFLoader extends GLTFLoader {
       (gltf) => {
         fetchedBytes.set(gltf, bytes)
         onLoad(gltf)
+        // After the loader's cache has it (arrivals.ts).
+        setTimeout(arrived)
       },
       onError,
     )

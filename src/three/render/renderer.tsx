@@ -28,6 +28,7 @@ import {
 import { PerspectiveCamera, Scene, Vector2, WebGLRenderer } from 'three'
 import { forgetEnvironments } from './environment-cache'
 import { lazyChunk } from './chunks'
+import { arrived, onArrival } from './arrivals'
 import { toneMappingOf } from './tone-mapping'
 import { Boundary, caughtErrors, HostContext, mayAnimate } from './host-context'
 import { createSceneStore, onCanvas, useSceneStore, type SceneStore } from './scene-store'
@@ -35,7 +36,7 @@ import { dprCeiling, median, nextDpr, startDpr, tierFromProbe, type Tier } from 
 import { probeGpu } from './gpu-probe'
 import { PREFETCH_MAX_BYTES, prefetchModel } from './prefetch'
 import { prefetchDecoders } from './decoder-prefetch'
-import { modelUrlFor } from '../model-variant'
+import { environmentUrlFor, modelUrlFor } from '../model-variant'
 import type {
   DebugFlags,
   FromRenderer,
@@ -70,9 +71,16 @@ type Report = (message: FromRenderer) => void
  */
 const modelScenes = lazyChunk(() => import('./scenes/ModelScene'))
 const proceduralScenes = lazyChunk(() => import('./scenes/ProceduralScene'))
-const ModelScene = lazy(() => modelScenes.load().then((chunk) => ({ default: chunk.ModelScene })))
+/** A chunk's arrival re-renders the scenes at once (arrivals.ts). */
+const announced = <T,>(chunk: T): T => {
+  setTimeout(arrived)
+  return chunk
+}
+const ModelScene = lazy(() =>
+  modelScenes.load().then((chunk) => announced({ default: chunk.ModelScene })),
+)
 const ProceduralScene = lazy(() =>
-  proceduralScenes.load().then((chunk) => ({ default: chunk.ProceduralScene })),
+  proceduralScenes.load().then((chunk) => announced({ default: chunk.ProceduralScene })),
 )
 
 /**
@@ -139,12 +147,16 @@ function ViewFrame({
   store,
   ready,
   drawn,
+  shown,
 }: {
   id: string
   store: SceneStore
   ready: Set<string>
   drawn: Set<string>
+  shown: Set<string>
 }) {
+  // A scene mounted again (new content, a restored context) has not been drawn yet.
+  useEffect(() => () => void shown.delete(id), [shown, id])
   const size = useMemo(() => new Vector2(), [])
   useFrame((state) => {
     const rect = store.get(id)?.rect
@@ -176,6 +188,7 @@ function ViewFrame({
     gl.setScissorTest(false)
     gl.autoClear = autoClear
     drawn.add(id)
+    shown.add(id)
   }, 1)
   return null
 }
@@ -184,12 +197,14 @@ function SlotView({
   slot,
   ready,
   drawn,
+  shown,
   store,
   report,
 }: {
   slot: SceneSlot
   ready: Set<string>
   drawn: Set<string>
+  shown: Set<string>
   store: SceneStore
   report: Report
 }) {
@@ -199,7 +214,7 @@ function SlotView({
   const { width, height } = slot.rect
   return createPortal(
     <>
-      <ViewFrame id={slot.id} store={store} ready={ready} drawn={drawn} />
+      <ViewFrame id={slot.id} store={store} ready={ready} drawn={drawn} shown={shown} />
       <Boundary
         // The page says it on its console, naming the model (one line, on either path).
         onError={(error) =>
@@ -226,20 +241,47 @@ function SlotView({
 }
 
 /**
+ * How long a scene off the screen waits at most for those on it to be drawn before it may mount
+ * all the same (one on the screen that fails is never drawn).
+ */
+export const OFF_SCREEN_WAIT_MS = 3000
+
+/**
  * The slots whose scenes may mount: one more per task, in a transition. Building a scene
  * (geometry, materials, a model's parse) is the renderer's heaviest work; on the main-thread
- * path this keeps each piece a task of its own, so input is handled in between.
+ * path this keeps each piece a task of its own, so input is handled in between. Those on the
+ * screen first, and one off it only once every one on it has been drawn (`waiting` no longer
+ * holds it), or after OFF_SCREEN_WAIT_MS: a visitor who scrolled to the showcase's viewer before
+ * the page went quiet had the hero's two scenes, above and out of sight by then, compiled and
+ * drawn before the viewer's (traced on slow 4G: the viewer's compile began 0.8 s after its model
+ * was read).
  */
-function useAdmitted(slots: SceneSlot[]): SceneSlot[] {
+function useAdmitted(slots: SceneSlot[], waiting: Set<string>): SceneSlot[] {
   const [admitted, setAdmitted] = useState<ReadonlySet<string>>(() => new Set())
+  // Bumped to look again while an off-screen scene waits: `waiting` is no React state.
+  const [looks, lookAgain] = useState(0)
+  const blockedSince = useRef<number | null>(null)
   useEffect(() => {
-    const next = slots.find((s) => !admitted.has(s.id))
-    if (!next) return
+    const pending = slots.filter((s) => !admitted.has(s.id))
+    if (!pending.length) return
+    let next = pending.find((s) => s.visible)
+    if (!next) {
+      const drawing = slots.some((s) => s.visible && admitted.has(s.id) && waiting.has(s.id))
+      const now = performance.now()
+      blockedSince.current ??= now
+      if (drawing && now - blockedSince.current < OFF_SCREEN_WAIT_MS) {
+        const timer = setTimeout(() => lookAgain((n) => n + 1), 50)
+        return () => clearTimeout(timer)
+      }
+      next = pending[0]!
+    }
+    blockedSince.current = null
+    const chosen = next
     const timer = setTimeout(() =>
-      startTransition(() => setAdmitted((current) => new Set(current).add(next.id))),
+      startTransition(() => setAdmitted((current) => new Set(current).add(chosen.id))),
     )
     return () => clearTimeout(timer)
-  }, [slots, admitted])
+  }, [slots, admitted, waiting, looks])
   return slots.filter((s) => admitted.has(s.id))
 }
 
@@ -249,6 +291,8 @@ type Shared = {
   ready: Set<string>
   /** The slots the current frame has drawn so far. */
   drawn: Set<string>
+  /** The slots some frame has drawn since their scene mounted (HostState's `drawnOnce`). */
+  shown: Set<string>
   /** The slots whose posters still show on the page: a frame that draws one says so. */
   waiting: Set<string>
   hidden: boolean
@@ -381,7 +425,10 @@ function Scenes({
   const { store, report, ready, hidden, tier, debug, base, models, orbits, revisions, moving } =
     shared
   useSceneStore(store)
-  const slots = useAdmitted(store.slots())
+  // Something a scene waited for is here: rendered again now, in a plain update (arrivals.ts).
+  const [, rerender] = useState(0)
+  useEffect(() => onArrival(() => rerender((n) => n + 1)), [])
+  const slots = useAdmitted(store.slots(), shared.waiting)
   const host = useMemo(
     () => ({
       hidden,
@@ -393,6 +440,7 @@ function Scenes({
       orbits: debug.hook ? orbits : null,
       revisions: debug.hook ? revisions : null,
       moving,
+      drawnOnce: (id: string) => shared.shown.has(id),
     }),
     [
       hidden,
@@ -407,6 +455,7 @@ function Scenes({
       moving,
       store,
       report,
+      shared.shown,
     ],
   )
   return (
@@ -419,6 +468,7 @@ function Scenes({
             slot={slot}
             ready={ready}
             drawn={shared.drawn}
+            shown={shared.shown}
             store={store}
             report={report}
           />
@@ -561,13 +611,24 @@ export function startRenderer(
         const added = message.slots.filter((slot) => !known.has(slot.id))
         for (const slot of added) waiting.add(slot.id)
         // A model not warmed up for (the visitor came before the warm-up): its file and the model
-        // scenes' code side by side, not the code, then the file its scene asks for.
-        for (const { spec } of added)
-          if (spec.kind === 'procedural') proceduralScenes.start()
-          else if (!modelScenes.here) {
+        // scenes' code side by side, not the code, then the file its scene asks for. And its
+        // environment file, warmed up or not, beside them: its scene asks for it only once its
+        // code is here, and a visitor who came early had the light arrive after the model (traced
+        // on slow 4G: 0.9 s after). The warm-up itself fetches none: a visitor who never scrolls
+        // pays nothing for it.
+        for (const { spec } of added) {
+          if (spec.kind === 'procedural') {
+            proceduralScenes.start()
+            continue
+          }
+          if (!modelScenes.here) {
             prefetchModel(modelUrlFor(spec.url, init.debug.model, tier, init.base))
             modelScenes.start()
           }
+          const { environment, skybox } = spec.look
+          if (environment.kind === 'file')
+            prefetchModel(environmentUrlFor(environment.url, tier, skybox, init.base))
+        }
         store.setSlots(message.slots)
         invalidate()
         break
@@ -692,6 +753,7 @@ export function startRenderer(
             report,
             ready: new Set(),
             drawn: new Set(),
+            shown: new Set(),
             waiting,
             hidden: state.hidden,
             tier,

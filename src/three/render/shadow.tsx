@@ -4,8 +4,13 @@
 // and again only while the model itself moves (`moving`: a clip playing): a frame drawn for a turn
 // of the camera, a press or a scroll costs it nothing. Inside the hero's turntable it turns with
 // the model, so a turning model needs no new picture either.
-import { memo, useEffect } from 'react'
-import { useThree } from '@react-three/fiber'
+//
+// Not in the model's first frame: the shadow's first picture compiles its depth and blur shaders
+// and draws five passes, synchronously, and on a software renderer that frame waited for them
+// (the early visitor of docs/3d.md). It is drawn in the frame after the model's first, which
+// the renderer asks for at once.
+import { memo, useEffect, useState } from 'react'
+import { useFrame, useThree } from '@react-three/fiber'
 import { ContactShadows } from '@react-three/drei/core/ContactShadows'
 import { useHost } from './host-context'
 
@@ -14,6 +19,7 @@ import { useHost } from './host-context'
  * the shadow fades; `bottom`: its foot's height. `intensity` and `softness`, 0 to 1, the slice's.
  */
 export const GroundShadow = memo(function GroundShadow({
+  slotId,
   footprint,
   height,
   bottom,
@@ -21,6 +27,8 @@ export const GroundShadow = memo(function GroundShadow({
   softness,
   moving,
 }: {
+  /** The slot whose scene this is: its shadow waits for its first frame. */
+  slotId: string
   footprint: number
   height: number
   bottom: number
@@ -28,11 +36,26 @@ export const GroundShadow = memo(function GroundShadow({
   softness: number
   moving: boolean
 }) {
-  const { tier } = useHost()
+  const { tier, drawnOnce } = useHost()
   const invalidate = useThree((s) => s.invalidate)
-  // A new shadow (new content in a preview) is drawn at once, as the demand loop idles.
-  useEffect(invalidate, [invalidate, footprint, height, bottom, intensity, softness])
-  if (intensity <= 0 || !(footprint > 0)) return null
+  const [afterFirstFrame, setAfterFirstFrame] = useState(() => drawnOnce(slotId))
+  // Looked at after the views have drawn (priority 3: the renderer's views draw at 1, its
+  // bookkeeping at 2), until the model's first frame is out.
+  useFrame(() => {
+    if (!afterFirstFrame && drawnOnce(slotId)) setAfterFirstFrame(true)
+  }, 3)
+  // A new shadow (new content in a preview) is drawn at once, as the demand loop idles; and the
+  // frame after the model's first, which a demand loop would not otherwise draw.
+  useEffect(invalidate, [
+    invalidate,
+    afterFirstFrame,
+    footprint,
+    height,
+    bottom,
+    intensity,
+    softness,
+  ])
+  if (!afterFirstFrame || intensity <= 0 || !(footprint > 0)) return null
   return (
     <ContactShadows
       // A hair below the foot: its camera looks up from there, and must see the model's sole.

@@ -375,6 +375,7 @@ function Model({
       <group ref={turntable}>
         <primitive object={model} position={center.clone().negate()} />
         <GroundShadow
+          slotId={slot.id}
           footprint={Math.max(size.x, size.z)}
           height={size.y}
           bottom={-size.y / 2}
