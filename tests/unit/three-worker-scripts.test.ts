@@ -32,7 +32,8 @@ describe('workerScripts', () => {
 describe('startWorker', () => {
   afterEach(() => vi.unstubAllGlobals())
 
-  it("fetches the scripts the constructor's URL names, and leaves the global Worker as it was", () => {
+  it("fetches the scripts the constructor's URL names, one a task, and leaves the global Worker as it was", () => {
+    vi.useFakeTimers()
     const made: unknown[] = []
     class FakeWorker {
       constructor(url: string | URL) {
@@ -49,6 +50,11 @@ describe('startWorker', () => {
     const worker = startWorker(() => new Worker(url))
     expect(worker).toBeInstanceOf(FakeWorker)
     expect(made).toEqual([url])
+    // Not in the task that made the worker: each in a task of its own, in the URL's order.
+    expect(asked).toEqual([])
+    expect(vi.getTimerCount()).toBe(2)
+    vi.runAllTimers()
+    vi.useRealTimers()
     expect(asked).toEqual([
       `${location.origin}/_next/static/chunks/a.js`,
       `${location.origin}/_next/static/chunks/b.js`,
