@@ -113,6 +113,17 @@ export const NETWORK_QUIET_MS = 500
 export const SETTLE_AT_MOST_MS = 10_000
 
 /**
+ * Calls `callback` at the main thread's next idle moment (at most `timeout` ms away); returns the
+ * handle `cancelIdleCallback` (or `clearTimeout`) takes. WebKit has no requestIdleCallback: a task
+ * stands in for it.
+ */
+function atIdle(callback: () => void, timeout: number): number {
+  return window.requestIdleCallback
+    ? window.requestIdleCallback(callback, { timeout })
+    : (setTimeout(callback, 0) as unknown as number)
+}
+
+/**
  * Calls `callback` once the page's own loading is over: after `load`, once no resource has
  * finished for `NETWORK_QUIET_MS` (a lazy image the visitor's screen asked for, a route's data the
  * framework prefetches, the fonts) and the main thread is idle. Returns a function that cancels.
@@ -140,17 +151,9 @@ export function whenPageSettled(callback: () => void): () => void {
     clearTimeout(timer)
     clearTimeout(atMost)
     observer?.disconnect()
-    // WebKit has no requestIdleCallback: a task stands in for it.
-    idle = window.requestIdleCallback
-      ? window.requestIdleCallback(
-          () => {
-            if (!done) callback()
-          },
-          { timeout: 2000 },
-        )
-      : (setTimeout(() => {
-          if (!done) callback()
-        }, 0) as unknown as number)
+    idle = atIdle(() => {
+      if (!done) callback()
+    }, 2000)
   }
   const arm = () => {
     clearTimeout(timer)
@@ -202,17 +205,9 @@ export function whenPageReady(callback: () => void): () => void {
   }
   function onLoad() {
     if (done) return
-    // WebKit has no requestIdleCallback: a task stands in for it.
-    idle = window.requestIdleCallback
-      ? window.requestIdleCallback(
-          () => {
-            if (!done) callback()
-          },
-          { timeout: 1000 },
-        )
-      : (setTimeout(() => {
-          if (!done) callback()
-        }, 0) as unknown as number)
+    idle = atIdle(() => {
+      if (!done) callback()
+    }, 1000)
   }
   if (document.readyState === 'complete') onLoad()
   else window.addEventListener('load', onLoad, { once: true })
