@@ -14,13 +14,13 @@ import { LIMITS, type FieldErrorCode } from './limits'
  */
 export function lazyZodResolver<T extends FieldValues>(
   name: 'contactFields' | 'newsletterFields',
-): Resolver<T> {
+): Resolver<T> & { prepare: () => void } {
   const load = cachedUntilRejected(() =>
     Promise.all([import('@hookform/resolvers/zod'), import('./schemas')]).then(
       ([{ zodResolver }, schemas]) => zodResolver(schemas[name]) as unknown as Resolver<T>,
     ),
   )
-  return async (values, context, options) => {
+  const resolver: Resolver<T> = async (values, context, options) => {
     let resolve: Resolver<T>
     try {
       resolve = await load()
@@ -29,6 +29,10 @@ export function lazyZodResolver<T extends FieldValues>(
     }
     return resolve(values, context, options)
   }
+  // Called when the visitor enters the form: the schemas arrive while they type, and the first
+  // blur's message shows in the same moment instead of after a fetch.
+  const prepare = () => void load().catch(() => undefined)
+  return Object.assign(resolver, { prepare })
 }
 
 /** Every field is required and bounded by `LIMITS`: the check that needs no schema code. */

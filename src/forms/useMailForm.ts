@@ -1,6 +1,6 @@
 'use client'
 
-import { useEffect } from 'react'
+import { useCallback, useEffect, useState } from 'react'
 import { useForm, type DefaultValues } from 'react-hook-form'
 import type { PublicMailOptions } from '@/lib/mail/options'
 import type { FormKind } from './schemas'
@@ -22,8 +22,11 @@ export function useMailForm<T extends Record<string, string>>({
   lang: string
   options: PublicMailOptions
 }) {
+  const [resolver] = useState(() =>
+    lazyZodResolver<T>(form === 'contact' ? 'contactFields' : 'newsletterFields'),
+  )
   const methods = useForm<T>({
-    resolver: lazyZodResolver<T>(form === 'contact' ? 'contactFields' : 'newsletterFields'),
+    resolver,
     mode: 'onTouched',
     defaultValues: empty as DefaultValues<T>,
   })
@@ -34,7 +37,12 @@ export function useMailForm<T extends Record<string, string>>({
     options,
     restore: (fields) => reset({ ...empty, ...fields }),
   })
-  const { saveDraft } = delivery
+  const { saveDraft, preload: preloadDelivery } = delivery
+  /** On the first focus in the form: the sending code and the schemas, both loaded on demand. */
+  const preload = useCallback(() => {
+    resolver.prepare()
+    preloadDelivery()
+  }, [resolver, preloadDelivery])
 
   useEffect(
     () =>
@@ -50,5 +58,5 @@ export function useMailForm<T extends Record<string, string>>({
     [subscribe, saveDraft, empty],
   )
 
-  return { ...methods, ...delivery }
+  return { ...methods, ...delivery, preload }
 }
