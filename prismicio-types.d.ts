@@ -257,6 +257,7 @@ type PageDocumentDataSlicesSlice =
   | ContactFormSlice
   | NewsletterSlice
   | FaqSlice
+  | ScrollStorySlice
 
 /**
  * Content for Page documents
@@ -3645,6 +3646,369 @@ type RichTextSliceVariation = RichTextSliceDefault
 export type RichTextSlice = prismic.SharedSlice<'rich_text', RichTextSliceVariation>
 
 /**
+ * Item in *ScrollStory → Default → Primary → Steps: the story, one keyframe each, in the order the visitor scrolls*
+ */
+export interface ScrollStorySliceDefaultPrimaryStepsItem {
+  /**
+   * Step heading field in *ScrollStory → Default → Primary → Steps: the story, one keyframe each, in the order the visitor scrolls*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: scroll_story.default.primary.steps[].heading
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  heading: prismic.KeyTextField
+
+  /**
+   * Step text field in *ScrollStory → Default → Primary → Steps: the story, one keyframe each, in the order the visitor scrolls*
+   *
+   * - **Field Type**: Rich Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: scroll_story.default.primary.steps[].body
+   * - **Documentation**: https://prismic.io/docs/fields/rich-text
+   */
+  body: prismic.RichTextField
+
+  /**
+   * Camera: azimuth, polar angle, distance (e.g. 30deg 75deg 4m; empty: the step before's, or framed automatically) field in *ScrollStory → Default → Primary → Steps: the story, one keyframe each, in the order the visitor scrolls*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: scroll_story.default.primary.steps[].view
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  view: prismic.KeyTextField
+
+  /**
+   * What the camera looks at: x y z in metres (empty: the slice's) field in *ScrollStory → Default → Primary → Steps: the story, one keyframe each, in the order the visitor scrolls*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: scroll_story.default.primary.steps[].target
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  target: prismic.KeyTextField
+
+  /**
+   * Field of view in degrees (10 to 90; empty: the slice's) field in *ScrollStory → Default → Primary → Steps: the story, one keyframe each, in the order the visitor scrolls*
+   *
+   * - **Field Type**: Number
+   * - **Placeholder**: *None*
+   * - **API ID Path**: scroll_story.default.primary.steps[].field_of_view
+   * - **Documentation**: https://prismic.io/docs/fields/number
+   */
+  field_of_view: prismic.NumberField
+
+  /**
+   * Animation: the model's clip at this step (its name; empty: the step before's, or the first) field in *ScrollStory → Default → Primary → Steps: the story, one keyframe each, in the order the visitor scrolls*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: scroll_story.default.primary.steps[].clip
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  clip: prismic.KeyTextField
+
+  /**
+   * Animation time at this step, in seconds (the clip is scrubbed by the scroll; empty: 0) field in *ScrollStory → Default → Primary → Steps: the story, one keyframe each, in the order the visitor scrolls*
+   *
+   * - **Field Type**: Number
+   * - **Placeholder**: 0
+   * - **API ID Path**: scroll_story.default.primary.steps[].time
+   * - **Documentation**: https://prismic.io/docs/fields/number
+   */
+  time: prismic.NumberField
+
+  /**
+   * Finish at this step: one of the model's material variants (empty: the step before's, or the model's own) field in *ScrollStory → Default → Primary → Steps: the story, one keyframe each, in the order the visitor scrolls*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: scroll_story.default.primary.steps[].variant
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  variant: prismic.KeyTextField
+
+  /**
+   * Exposure at this step (0.1 to 4; empty: the slice's) field in *ScrollStory → Default → Primary → Steps: the story, one keyframe each, in the order the visitor scrolls*
+   *
+   * - **Field Type**: Number
+   * - **Placeholder**: *None*
+   * - **API ID Path**: scroll_story.default.primary.steps[].exposure
+   * - **Documentation**: https://prismic.io/docs/fields/number
+   */
+  exposure: prismic.NumberField
+
+  /**
+   * Stage background at this step (empty: the slice's) field in *ScrollStory → Default → Primary → Steps: the story, one keyframe each, in the order the visitor scrolls*
+   *
+   * - **Field Type**: Color
+   * - **Placeholder**: *None*
+   * - **API ID Path**: scroll_story.default.primary.steps[].background
+   * - **Documentation**: https://prismic.io/docs/fields/color
+   */
+  background: prismic.ColorField
+
+  /**
+   * Still: the step's picture where no 3D runs (empty: the poster) field in *ScrollStory → Default → Primary → Steps: the story, one keyframe each, in the order the visitor scrolls*
+   *
+   * - **Field Type**: Image
+   * - **Placeholder**: *None*
+   * - **API ID Path**: scroll_story.default.primary.steps[].still
+   * - **Documentation**: https://prismic.io/docs/fields/image
+   */
+  still: prismic.ImageField<never>
+}
+
+/**
+ * Primary content in *ScrollStory → Default → Primary*
+ */
+export interface ScrollStorySliceDefaultPrimary {
+  /**
+   * Heading (above the story; empty: none) field in *ScrollStory → Default → Primary*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: scroll_story.default.primary.heading
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  heading: prismic.KeyTextField
+
+  /**
+   * Model (GLB) field in *ScrollStory → Default → Primary*
+   *
+   * - **Field Type**: Link to Media
+   * - **Placeholder**: *None*
+   * - **API ID Path**: scroll_story.default.primary.model
+   * - **Documentation**: https://prismic.io/docs/fields/link-to-media
+   */
+  model: prismic.LinkToMediaField<prismic.FieldState, never>
+
+  /**
+   * Poster (shown until the 3D is live, and where no 3D runs, when a step has no still) field in *ScrollStory → Default → Primary*
+   *
+   * - **Field Type**: Image
+   * - **Placeholder**: *None*
+   * - **API ID Path**: scroll_story.default.primary.poster
+   * - **Documentation**: https://prismic.io/docs/fields/image
+   */
+  poster: prismic.ImageField<never>
+
+  /**
+   * Description of the stage (read by screen readers, shown without 3D) field in *ScrollStory → Default → Primary*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: scroll_story.default.primary.description
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  description: prismic.KeyTextField
+
+  /**
+   * Stage background (a step may change it; empty: the page's) field in *ScrollStory → Default → Primary*
+   *
+   * - **Field Type**: Color
+   * - **Placeholder**: *None*
+   * - **API ID Path**: scroll_story.default.primary.background
+   * - **Documentation**: https://prismic.io/docs/fields/color
+   */
+  background: prismic.ColorField
+
+  /**
+   * Environment: the light around the model field in *ScrollStory → Default → Primary*
+   *
+   * - **Field Type**: Select
+   * - **Placeholder**: *None*
+   * - **Default Value**: site default
+   * - **API ID Path**: scroll_story.default.primary.environment
+   * - **Documentation**: https://prismic.io/docs/fields/select
+   */
+  environment: prismic.SelectField<
+    'site default' | 'neutral' | 'soft studio' | 'contrast studio' | 'outdoor',
+    'filled'
+  >
+
+  /**
+   * Environment image (equirectangular .hdr, or JPEG, PNG, AVIF; wins over the preset) field in *ScrollStory → Default → Primary*
+   *
+   * - **Field Type**: Link to Media
+   * - **Placeholder**: *None*
+   * - **API ID Path**: scroll_story.default.primary.environment_image
+   * - **Documentation**: https://prismic.io/docs/fields/link-to-media
+   */
+  environment_image: prismic.LinkToMediaField<prismic.FieldState, never>
+
+  /**
+   * Show the environment behind the model (else the page's colour) field in *ScrollStory → Default → Primary*
+   *
+   * - **Field Type**: Boolean
+   * - **Placeholder**: *None*
+   * - **Default Value**: false
+   * - **API ID Path**: scroll_story.default.primary.skybox
+   * - **Documentation**: https://prismic.io/docs/fields/boolean
+   */
+  skybox: prismic.BooleanField
+
+  /**
+   * Exposure (0.1 to 4; empty: the site's) field in *ScrollStory → Default → Primary*
+   *
+   * - **Field Type**: Number
+   * - **Placeholder**: 1
+   * - **API ID Path**: scroll_story.default.primary.exposure
+   * - **Documentation**: https://prismic.io/docs/fields/number
+   */
+  exposure: prismic.NumberField
+
+  /**
+   * Tone mapping field in *ScrollStory → Default → Primary*
+   *
+   * - **Field Type**: Select
+   * - **Placeholder**: *None*
+   * - **Default Value**: site default
+   * - **API ID Path**: scroll_story.default.primary.tone_mapping
+   * - **Documentation**: https://prismic.io/docs/fields/select
+   */
+  tone_mapping: prismic.SelectField<'site default' | 'neutral' | 'AgX' | 'ACES', 'filled'>
+
+  /**
+   * Shadow under the model (0: none, to 1; empty: the site's) field in *ScrollStory → Default → Primary*
+   *
+   * - **Field Type**: Number
+   * - **Placeholder**: 0.6
+   * - **API ID Path**: scroll_story.default.primary.shadow_intensity
+   * - **Documentation**: https://prismic.io/docs/fields/number
+   */
+  shadow_intensity: prismic.NumberField
+
+  /**
+   * Shadow softness (0: sharp, to 1; empty: the site's) field in *ScrollStory → Default → Primary*
+   *
+   * - **Field Type**: Number
+   * - **Placeholder**: 0.5
+   * - **API ID Path**: scroll_story.default.primary.shadow_softness
+   * - **Documentation**: https://prismic.io/docs/fields/number
+   */
+  shadow_softness: prismic.NumberField
+
+  /**
+   * What the camera looks at where a step names no target: x y z in metres (empty: the model's middle) field in *ScrollStory → Default → Primary*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: scroll_story.default.primary.camera_target
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  camera_target: prismic.KeyTextField
+
+  /**
+   * Field of view in degrees where a step names none (10 to 90; empty: 35) field in *ScrollStory → Default → Primary*
+   *
+   * - **Field Type**: Number
+   * - **Placeholder**: 35
+   * - **API ID Path**: scroll_story.default.primary.field_of_view
+   * - **Documentation**: https://prismic.io/docs/fields/number
+   */
+  field_of_view: prismic.NumberField
+
+  /**
+   * The story's limits, nearest: azimuth, polar, distance, each or auto (a step's view must stay within them) field in *ScrollStory → Default → Primary*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: scroll_story.default.primary.min_camera_orbit
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  min_camera_orbit: prismic.KeyTextField
+
+  /**
+   * The story's limits, farthest: azimuth, polar, distance, each or auto field in *ScrollStory → Default → Primary*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: scroll_story.default.primary.max_camera_orbit
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  max_camera_orbit: prismic.KeyTextField
+
+  /**
+   * Steps: the story, one keyframe each, in the order the visitor scrolls field in *ScrollStory → Default → Primary*
+   *
+   * - **Field Type**: Group
+   * - **Placeholder**: *None*
+   * - **API ID Path**: scroll_story.default.primary.steps[]
+   * - **Documentation**: https://prismic.io/docs/fields/repeatable-group
+   */
+  steps: prismic.GroupField<Simplify<ScrollStorySliceDefaultPrimaryStepsItem>>
+
+  /**
+   * 3D button label (shown with Save-Data, e.g. “Show in 3D”) field in *ScrollStory → Default → Primary*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: scroll_story.default.primary.load_label
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  load_label: prismic.KeyTextField
+
+  /**
+   * Pause button label, for a clip that plays by itself (empty: “Pause the motion”) field in *ScrollStory → Default → Primary*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: scroll_story.default.primary.pause_label
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  pause_label: prismic.KeyTextField
+
+  /**
+   * Same button while paused (empty: “Play the motion”) field in *ScrollStory → Default → Primary*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: scroll_story.default.primary.play_label
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  play_label: prismic.KeyTextField
+
+  /**
+   * Message when the model cannot load field in *ScrollStory → Default → Primary*
+   *
+   * - **Field Type**: Text
+   * - **Placeholder**: *None*
+   * - **API ID Path**: scroll_story.default.primary.error_message
+   * - **Documentation**: https://prismic.io/docs/fields/text
+   */
+  error_message: prismic.KeyTextField
+}
+
+/**
+ * Default variation for ScrollStory Slice
+ *
+ * - **API ID**: `default`
+ * - **Description**: Default
+ * - **Documentation**: https://prismic.io/docs/slices
+ */
+export type ScrollStorySliceDefault = prismic.SharedSliceVariation<
+  'default',
+  Simplify<ScrollStorySliceDefaultPrimary>,
+  never
+>
+
+/**
+ * Slice variation for *ScrollStory*
+ */
+type ScrollStorySliceVariation = ScrollStorySliceDefault
+
+/**
+ * ScrollStory Shared Slice
+ *
+ * - **API ID**: `scroll_story`
+ * - **Description**: A story told by scroll: a pinned 3D stage whose camera, animation and finish follow the visitor's scroll through the steps beside it
+ * - **Documentation**: https://prismic.io/docs/slices
+ */
+export type ScrollStorySlice = prismic.SharedSlice<'scroll_story', ScrollStorySliceVariation>
+
+/**
  * Primary content in *Testimonial → Default → Primary*
  */
 export interface TestimonialSliceDefaultPrimary {
@@ -3867,6 +4231,11 @@ declare module '@prismicio/client' {
       RichTextSliceDefaultPrimary,
       RichTextSliceVariation,
       RichTextSliceDefault,
+      ScrollStorySlice,
+      ScrollStorySliceDefaultPrimaryStepsItem,
+      ScrollStorySliceDefaultPrimary,
+      ScrollStorySliceVariation,
+      ScrollStorySliceDefault,
       TestimonialSlice,
       TestimonialSliceDefaultPrimary,
       TestimonialSliceWithPortraitPrimary,

@@ -59,10 +59,11 @@ async function main() {
             ;(frame as HTMLIFrameElement).style.height = `${h}px`
           }, height)
         }
-        // Every image in the slice loaded (a 3D slot shows its poster until its scene is drawn).
+        // Every image shown in the slice loaded (a 3D slot shows its poster until its scene is
+        // drawn). Not those hidden, which a lazy image never loads: a story's later stills.
         await slice.evaluate(async (element) => {
           await document.fonts.ready
-          const images = [...element.querySelectorAll('img')]
+          const images = [...element.querySelectorAll('img')].filter((img) => img.checkVisibility())
           await Promise.all(
             images.map((img) =>
               img.complete

@@ -3,6 +3,7 @@ import { checkFolder, defaultModelsDir, formatProblems } from './validate'
 import { checkSliceMocks } from './slice-mocks'
 import path from 'node:path'
 import { checkModels, modelFiles } from './models-check'
+import { checkStories } from './story-check'
 import { checkHotspots } from './hotspots-check'
 import { checkLooks } from './look-check'
 import { checkForms } from './forms-check'
@@ -42,6 +43,7 @@ async function main() {
     ...checkHotspots([store, ...checked.releases], models),
     ...(await checkLooks([store, ...checked.releases], path.join(values.content, 'media'))),
     ...checkForms([store, ...checked.releases]),
+    ...checkStories([store, ...checked.releases], models),
   ]
   if (problems.length > 0) {
     console.error(formatProblems(problems, store.dir))

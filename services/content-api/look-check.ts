@@ -13,9 +13,13 @@ import { inspectEnvironment } from './environments/variants'
 import { mediaFile, slicesOf, type Json } from './hotspots-check'
 import type { ContentProblem, ContentStore } from './store'
 
-/** Whether a slice shows a model with a look: a model viewer, or a hero of the model variation. */
+/**
+ * Whether a slice shows a model with a look: a model viewer, a story, or a hero of the model
+ * variation.
+ */
 const looked = (slice: { slice_type: string; variation?: string }) =>
   slice.slice_type === 'model_viewer' ||
+  slice.slice_type === 'scroll_story' ||
   (slice.slice_type === 'hero' && slice.variation === 'model')
 
 /**
@@ -107,7 +111,8 @@ function unnamedScene(slice: {
   const field =
     slice.slice_type === 'hero'
       ? 'scene_description'
-      : slice.slice_type === 'model_viewer' && textOf(propertyOf(primary.model, 'url'))
+      : (slice.slice_type === 'model_viewer' || slice.slice_type === 'scroll_story') &&
+          textOf(propertyOf(primary.model, 'url'))
         ? 'description'
         : null
   if (!field) return null

@@ -156,6 +156,14 @@ export function variantNames(document: Document): string[] {
   return extension?.listVariants().map((variant) => variant.getName()) ?? []
 }
 
+/** The names of the model's animations (its clips), in the file's order. */
+export function clipNames(document: Document): string[] {
+  return document
+    .getRoot()
+    .listAnimations()
+    .map((animation) => animation.getName())
+}
+
 /** Why the model's size is not a real object's (see `PLAUSIBLE_SIZE`), or null. */
 export function sizeProblem(size: [number, number, number] | null): string | null {
   if (!size) return null
@@ -171,18 +179,21 @@ export function sizeProblem(size: [number, number, number] | null): string | nul
 
 /**
  * Every model under `<contentDir>/media` that cannot be drawn, each naming its file, and how many
- * models were read; of each that reads, by its path under `media/`, its bounds and its variants'
- * names (for the model viewers' hotspots and finishes, hotspots-check.ts).
+ * models were read; of each that reads, by its path under `media/`, its bounds, its variants' and
+ * its clips' names (for the model viewers' hotspots and finishes, hotspots-check.ts, and the
+ * stories' steps, story-check.ts).
  */
 export async function checkModels(contentDir: string): Promise<{
   problems: ContentProblem[]
   count: number
   bounds: Map<string, ModelBounds>
   variants: Map<string, string[]>
+  clips: Map<string, string[]>
 }> {
   const problems: ContentProblem[] = []
   const bounds = new Map<string, ModelBounds>()
   const variants = new Map<string, string[]>()
+  const clips = new Map<string, string[]>()
   const files = modelFiles(path.join(contentDir, 'media'))
   for (const file of files) {
     const model = await readModel(readFileSync(file), file)
@@ -191,6 +202,7 @@ export async function checkModels(contentDir: string): Promise<{
       const box = modelBounds(model)
       if (box) bounds.set(name, box)
       variants.set(name, variantNames(model))
+      clips.set(name, clipNames(model))
     }
     if (typeof model === 'string')
       problems.push({
@@ -208,5 +220,5 @@ export async function checkModels(contentDir: string): Promise<{
         })
     }
   }
-  return { problems, count: files.length, bounds, variants }
+  return { problems, count: files.length, bounds, variants, clips }
 }

@@ -10,6 +10,7 @@ import Newsletter from './Newsletter'
 import PostList from './PostList'
 import ProjectGrid from './ProjectGrid'
 import RichText from './RichText'
+import ScrollStory from './ScrollStory'
 import Testimonial from './Testimonial'
 
 /** The slice zone's components, by slice id. */
@@ -25,5 +26,6 @@ export const components = {
   post_list: PostList,
   project_grid: ProjectGrid,
   rich_text: RichText,
+  scroll_story: ScrollStory,
   testimonial: Testimonial,
 }

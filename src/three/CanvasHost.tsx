@@ -46,6 +46,10 @@ type DebugHook = RenderStats & {
   path: RenderPath
   /** The last `rects` message sent: when `seq` has caught up, the canvas shows the page as is. */
   sent: number
+  /** When each of the last 1,000 `rects` messages was sent (the clock of `began`), by `seq`. */
+  sentAt: Map<number, number>
+  /** Each frame drawn, as its figures said: the `rects` message it drew with, and when it began. */
+  drawn: { seq: number; began: number }[]
   loseContext: () => void
   restoreContext: () => void
   /**
@@ -280,10 +284,13 @@ function connect(
         probeMs: 0,
         antialias: false,
         seq: 0,
+        began: 0,
         models: {},
         orbits: {},
         revisions: {},
         sent: 0,
+        sentAt: new Map(),
+        drawn: [] as DebugHook['drawn'],
         loseContext: () => renderer.send({ type: 'lose-context' }),
         restoreContext: () => renderer.send({ type: 'restore-context' }),
         respec: (stage, patch) => {
@@ -373,6 +380,8 @@ function connect(
         if (!hook) return
         const { type: _type, ...stats } = message
         Object.assign(hook, stats)
+        hook.drawn.push({ seq: stats.seq, began: stats.began })
+        if (hook.drawn.length > 1000) hook.drawn.shift()
       }
     }
   }
@@ -402,13 +411,19 @@ function connect(
     const measure = () => {
       frame = 0
       const rects: Record<string, Rect> = {}
+      const scroll: Record<string, number> = {}
       const waiting: string[] = []
       for (const slot of threeStore.slots()) {
         rects[slot.id] = rectOf(slot.element)
+        if (slot.scroll) scroll[slot.id] = slot.scroll()
         if (slot.status !== 'live') waiting.push(slot.id)
       }
-      renderer.send({ type: 'rects', rects, viewport: viewport(), seq: ++seq, waiting })
-      if (hook) hook.sent = seq
+      renderer.send({ type: 'rects', rects, scroll, viewport: viewport(), seq: ++seq, waiting })
+      if (hook) {
+        hook.sent = seq
+        hook.sentAt.set(seq, performance.timeOrigin + performance.now())
+        hook.sentAt.delete(seq - 1000)
+      }
     }
     const remeasure = () => {
       if (!frame) frame = requestAnimationFrame(measure)

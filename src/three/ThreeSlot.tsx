@@ -114,6 +114,8 @@ export type ThreeSlotProps = {
   labels: ThreeSlotLabels
   /** The poster (the LCP image), rendered on the server. */
   children?: ReactNode
+  /** A story's place in its steps now (story.ts), read with each frame's rectangles; stable. */
+  scroll?: () => number
 }
 
 /**
@@ -121,7 +123,7 @@ export type ThreeSlotProps = {
  * live scene once the shared canvas has drawn it. It falls back to the poster without WebGL, with
  * Save-Data (until asked), after context loss and when the model fails to load.
  */
-export default function ThreeSlot({ spec, description, labels, children }: ThreeSlotProps) {
+export default function ThreeSlot({ spec, description, labels, children, scroll }: ThreeSlotProps) {
   const id = useId()
   const stageRef = useRef<HTMLDivElement>(null)
   const [local, setLocal] = useState<SlotStatus>('poster')
@@ -195,6 +197,7 @@ export default function ThreeSlot({ spec, description, labels, children }: Three
       // the renderer prepares the scenes the visitor sees first (renderer.tsx, `useAdmitted`).
       visible: onScreen(element),
       announce,
+      scroll,
     })
     const observer = new IntersectionObserver(([entry]) =>
       threeStore.update(id, { visible: entry!.isIntersecting }),
@@ -207,7 +210,7 @@ export default function ThreeSlot({ spec, description, labels, children }: Three
       observer.disconnect()
       threeStore.unregister(id)
     }
-  }, [wanted, spec, id, announce])
+  }, [wanted, spec, id, announce, scroll])
 
   // Heard: the viewer's model live (once), and any scene's failure (its message, also shown).
   const view = labels.view

@@ -14,6 +14,7 @@ import {
 } from './look'
 import type { SceneHotspot, SceneSpec } from './store'
 import { parseNormal, parseOrbit, parseVec3 } from './hotspots'
+import { storyKeyframes } from './story/story'
 
 type ProceduralSpec = Extract<SceneSpec, { kind: 'procedural' }>
 
@@ -270,4 +271,52 @@ export function viewerHotspots(
       return { label, detail: item.detail ?? [], detailId, pin }
     })
   return { heading: p.hotspots_heading?.trim() ?? '', notes }
+}
+
+/**
+ * The props of a story's stage (src/slices/ScrollStory): its model, lit and framed by the slice's
+ * art direction, and its steps' keyframes. Nothing moves by itself: no auto-rotate, no clip
+ * played (each is scrubbed by the scroll). `lang` gives empty fields' words.
+ */
+export function storySlot(
+  slice: Content.ScrollStorySlice,
+  lang: string,
+  site: SceneLook = DEFAULT_LOOK,
+): {
+  spec: SceneSpec | null
+  description: string
+  labels: ThreeSlotLabels
+} {
+  const p = slice.primary
+  const words = slotWords(lang)
+  const url = modelUrl(p.model)
+  const art = artDirection(p, site)
+  const story = storyKeyframes(p.steps ?? [], {
+    target: art.camera.target,
+    fov: art.camera.fov,
+    exposure: art.look.exposure,
+  })
+  return {
+    spec:
+      url && story.length
+        ? {
+            kind: 'model',
+            url,
+            // The stage's colour is the page's (the story's steps may change it: Story.tsx).
+            background: null,
+            autoRotate: false,
+            animate: false,
+            clip: null,
+            story,
+            ...art,
+          }
+        : null,
+    description: p.description ?? '',
+    labels: {
+      load: p.load_label ?? '',
+      error: text(p.error_message, words.failed),
+      pause: text(p.pause_label, words.pause),
+      play: text(p.play_label, words.play),
+    },
+  }
 }

@@ -83,6 +83,8 @@ export type ToRenderer =
   | {
       type: 'rects'
       rects: Record<string, Rect>
+      /** Each story's place (story.ts), measured with its rectangle: the frame draws both. */
+      scroll: Record<string, number>
       viewport: Viewport
       seq: number
       waiting: string[]
@@ -127,6 +129,8 @@ export type RenderStats = {
   antialias: boolean
   /** The last `rects` message this frame was drawn with. */
   seq: number
+  /** When this frame began: `performance.timeOrigin + performance.now()`, the page's clock too. */
+  began: number
   /** Each model slot's loaded model, by slot id. */
   models: Record<string, ModelInfo>
   /** Each viewer's camera orbit around its model now (angles in radians), by slot id. */

@@ -5,6 +5,7 @@
 
 import { startTransition, useEffect, useState } from 'react'
 import type { SceneCamera, SceneLook } from './look'
+import type { StoryKeyframe } from './story/story'
 
 /** What a scene shows. Built on the server from a slice's fields (see `fields.ts`). */
 export type SceneSpec =
@@ -22,6 +23,11 @@ export type SceneSpec =
       url: string
       background: string | null
       autoRotate: boolean
+      /**
+       * A story told by scroll (story.ts): its steps' keyframes. The page sends where the visitor
+       * is in it with each frame's rectangles (`rects`' `scroll`); nothing here moves by itself.
+       */
+      story?: StoryKeyframe[]
     } & Animation &
       ArtDirection)
   | ({
@@ -106,6 +112,8 @@ export type SlotEntry = {
   announce?: (text: string) => void
   /** Whether the scene moves by itself, as the renderer says (then the slot offers a pause). */
   moves?: boolean
+  /** A story's place now (story.ts, `storyProgress`), read with the stage's rectangle. */
+  scroll?: () => number
   /** A viewer's model's material variants (KHR_materials_variants), once it is loaded. */
   variants?: string[]
   /** The variant on screen (null: the model's own materials). */

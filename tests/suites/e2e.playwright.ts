@@ -54,6 +54,7 @@ const SECOND_LANE = [
   /three-frugal\.spec\.ts$/,
   /three-models\.spec\.ts$/,
   /three-access\.spec\.ts$/,
+  /three-story\.spec\.ts$/,
   /a11y-states\.spec\.ts$/,
   /ar\.spec\.ts$/,
 ]

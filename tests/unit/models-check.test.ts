@@ -40,11 +40,12 @@ describe('content:check reads every model as the renderer would', () => {
     const [good] = await modelCorpus()
     writeFileSync(path.join(dir, 'media', 'models', 'good.glb'), readFileSync(good!.file))
     writeFileSync(path.join(dir, 'media', 'models', 'studio', 'chair.glb'), 'Not Found')
-    const { bounds, variants, ...found } = await checkModels(dir)
-    // The model that reads has its bounds and its finishes kept, for its hotspots and the
-    // labels of its finishes (hotspots-check.ts).
+    const { bounds, variants, clips, ...found } = await checkModels(dir)
+    // The model that reads has its bounds, its finishes and its clips kept, for its hotspots, the
+    // labels of its finishes (hotspots-check.ts) and a story's steps (story-check.ts).
     expect([...bounds.keys()]).toEqual([path.join('models', 'good.glb')])
     expect([...variants.keys()]).toEqual([path.join('models', 'good.glb')])
+    expect([...clips.keys()]).toEqual([path.join('models', 'good.glb')])
     expect(found).toEqual({
       count: 2,
       problems: [
@@ -117,9 +118,16 @@ describe('content:check reports a model whose size is not a real object’s (glT
     }
     const sample = await checkModels('content')
     expect(sample.problems).toEqual([])
-    // The lamp's shade in three lacquers (npm run models); the vessel in its one finish.
+    // The lamp's shade in three lacquers (npm run models); the speaker's wool in three; the
+    // vessel in its one finish. The speaker comes apart in its one clip (the story scrubs it).
     expect(Object.fromEntries(sample.variants)).toEqual({
       [path.join('models', 'lamp.glb')]: ['Blue', 'Red', 'White'],
+      [path.join('models', 'speaker.glb')]: ['Sand', 'Graphite', 'Moss'],
+      [path.join('models', 'vessel.glb')]: [],
+    })
+    expect(Object.fromEntries(sample.clips)).toEqual({
+      [path.join('models', 'lamp.glb')]: [],
+      [path.join('models', 'speaker.glb')]: ['Explode'],
       [path.join('models', 'vessel.glb')]: [],
     })
   })

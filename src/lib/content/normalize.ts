@@ -21,6 +21,7 @@ import NewsletterSlice from '@/slices/Newsletter/model.json'
 import PostListSlice from '@/slices/PostList/model.json'
 import ProjectGridSlice from '@/slices/ProjectGrid/model.json'
 import RichTextSlice from '@/slices/RichText/model.json'
+import ScrollStorySlice from '@/slices/ScrollStory/model.json'
 import TestimonialSlice from '@/slices/Testimonial/model.json'
 import journal_indexType from '../../../customtypes/journal_index/index.json'
 import navigationType from '../../../customtypes/navigation/index.json'
@@ -57,6 +58,7 @@ export const SLICE_MODELS: Record<string, SliceModel> = Object.fromEntries(
       PostListSlice,
       ProjectGridSlice,
       RichTextSlice,
+      ScrollStorySlice,
       TestimonialSlice,
     ] as SliceModel[]
   ).map((m) => [m.id, m]),

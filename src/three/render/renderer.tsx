@@ -175,7 +175,7 @@ function ViewFrame({
     const spec = store.get(id)?.spec
     const look = spec && spec.kind !== 'procedural' ? spec.look : null
     gl.toneMapping = toneMappingOf(look?.toneMapping)
-    gl.toneMappingExposure = look?.exposure ?? 1
+    gl.toneMappingExposure = store.exposure(id) ?? look?.exposure ?? 1
     const autoClear = gl.autoClear
     gl.autoClear = false
     gl.setViewport(left, bottom, width, height)
@@ -348,7 +348,10 @@ function FrameBookkeeping({ shared, lost }: { shared: Shared; lost: boolean }) {
 
   /** A pixel ratio the last frame chose, applied before the next one draws (see below). */
   const nextRatio = useRef<number | null>(null)
+  // `?debug3d`: when this frame began, on a clock the page shares (the worker's own starts later).
+  const began = useRef(0)
   useFrame(() => {
+    if (debug.hook) began.current = performance.timeOrigin + performance.now()
     // A new ratio resizes the canvas's buffer, which empties it: applied here, before the views
     // draw, not after (the frame would show the canvas empty).
     if (nextRatio.current !== null) {
@@ -397,6 +400,7 @@ function FrameBookkeeping({ shared, lost }: { shared: Shared; lost: boolean }) {
         probeMs,
         antialias: gl.getContext().getContextAttributes()?.antialias ?? false,
         seq: rects.seq,
+        began: began.current,
         models: { ...models },
         orbits: { ...orbits },
         revisions: { ...shared.revisions },
@@ -635,6 +639,7 @@ export function startRenderer(
       }
       case 'rects': {
         store.setRects(message.rects)
+        store.setScroll(message.scroll)
         rects.seq = message.seq
         waiting.clear()
         for (const id of message.waiting) waiting.add(id)

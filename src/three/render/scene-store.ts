@@ -14,6 +14,8 @@ type Listener = () => void
 export function createSceneStore() {
   let slots = new Map<string, SceneSlot>()
   const commands = new Map<string, (command: ViewCommand) => void>()
+  const places = new Map<string, number>()
+  const exposures = new Map<string, number>()
   const listeners = new Set<Listener>()
   let version = 0
   const emit = () => {
@@ -40,6 +42,17 @@ export function createSceneStore() {
         if (slot) slot.rect = rect
       }
     },
+    /** Each story's place, sent with the rectangles: no re-render (its scene reads it per frame). */
+    setScroll(scroll: Record<string, number>) {
+      for (const [id, place] of Object.entries(scroll)) places.set(id, place)
+    },
+    scroll: (id: string): number | undefined => places.get(id),
+    /** A story's exposure now (its steps may change it), over its look's. */
+    setExposure(id: string, exposure: number | null) {
+      if (exposure === null) exposures.delete(id)
+      else exposures.set(id, exposure)
+    },
+    exposure: (id: string): number | undefined => exposures.get(id),
     /** The viewer's handler for keyboard, pointer and reset commands. */
     setCommand(id: string, handler: ((command: ViewCommand) => void) | null) {
       if (handler) commands.set(id, handler)

@@ -27,6 +27,7 @@ import { MeasuredGLTFLoader, modelInfo } from '../model-info'
 import { modelUrlFor } from '../../model-variant'
 import type { LitEnvironment } from '../environment'
 import { useModelAnimation } from './model-animation'
+import { useStory } from '../story'
 import { useHost } from '../host-context'
 import {
   SceneCamera,
@@ -222,6 +223,19 @@ function Model({
   })
   // The page offers a pause for what moves by itself: the turntable or auto-rotate, a clip.
   useReportMoves(slot, rotates || animated)
+  // A story: the camera, the clip, the finish and the exposure follow the visitor's scroll.
+  const scrubbed = useStory(slot, spec.kind === 'model' ? spec.story : undefined, {
+    model,
+    source: gltf.scene,
+    camera,
+    orbit,
+    radius,
+    center,
+    clips: gltf.animations,
+    url: spec.url,
+    variants,
+    variantNames,
+  })
 
   // Frame the model as the editor asked (render/camera.ts): the lens, the target, the start, the
   // limits. Once per model, slot and camera settings: the slot's description is sent again
@@ -234,11 +248,16 @@ function Model({
   const settingsKey = JSON.stringify(spec.camera)
   // eslint-disable-next-line react-hooks/exhaustive-deps -- `spec.camera` is read through its key
   const settings = useMemo(() => spec.camera, [settingsKey])
+  // A story frames its camera itself, every frame, from the scroll (render/story.ts): framed here
+  // too, in an effect that may run after its first frame, it would show the slice's start instead
+  // of the step the visitor is at.
+  const story = spec.kind === 'model' && !!spec.story
   useEffect(() => {
+    if (story) return
     const rect = (store.get(slotId) ?? firstSlot.current).rect
     frameModel(camera, orbit, settings, { radius, center }, rect.width / Math.max(1, rect.height))
     invalidate()
-  }, [camera, radius, center, settings, slotId, store, orbit, invalidate])
+  }, [camera, radius, center, settings, slotId, store, orbit, invalidate, story])
 
   // `?debug3d`: the art direction now drawn (its light, shadow and framing applied above).
   const { revisions } = useHost()
@@ -381,7 +400,7 @@ function Model({
           bottom={-size.y / 2}
           intensity={shadow.intensity}
           softness={shadow.softness}
-          moving={animated && mayAnimate}
+          moving={(animated && mayAnimate) || scrubbed}
         />
       </group>
     </>

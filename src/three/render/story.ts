@@ -1,0 +1,191 @@
+/* eslint-disable react-hooks/immutability -- three.js objects (camera, controls, mixer) are
+   mutable by design: a frame callback sets them. */
+
+// A story's stage (../story/story.ts): each frame, the pose at the story's place that came with
+// the frame's rectangles (`rects`' `scroll`), so the picture drawn is for the scroll position of
+// that frame. The camera, the scrubbed clip, the finish and the exposure are set from that place
+// alone: scrolling back shows the picture of the way down. Nothing plays by itself.
+import { useEffect, useMemo, useRef } from 'react'
+import { useFrame, useThree } from '@react-three/fiber'
+import {
+  AnimationMixer,
+  Vector3,
+  type AnimationAction,
+  type AnimationClip,
+  type Material,
+  type Mesh,
+  type Object3D,
+  type PerspectiveCamera,
+} from 'three'
+import type { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js'
+import type { VariantFunctions } from 'three-gltf-extensions/loaders/KHR_materials_variants/KHR_materials_variants.js'
+import { clone as cloneSkinned } from 'three/examples/jsm/utils/SkeletonUtils.js'
+import { AUTO_ORBIT, fitDistance } from './camera'
+import { useHost } from './host-context'
+import { chooseClip } from './scenes/model-animation'
+import { storyPose, type StoryFrame, type StoryKeyframe } from '../story/story'
+import type { SceneSlot } from '../protocol'
+
+/**
+ * The keyframes made whole for this model: an automatic view framed as the viewer frames one
+ * (slightly from above, at a distance that fits the model in the step's lens), a target of
+ * none the model's middle.
+ */
+export function storyFrames(
+  keyframes: readonly StoryKeyframe[],
+  model: { radius: number; center: Vector3 },
+  aspect: number,
+): StoryFrame[] {
+  return keyframes.map((k) => {
+    const fit = fitDistance({ fov: k.fov } as PerspectiveCamera, model.radius, aspect)
+    const orbit = k.orbit ?? {
+      azimuth: AUTO_ORBIT.azimuth,
+      polar: AUTO_ORBIT.polar,
+      distance: null,
+    }
+    return {
+      ...k,
+      azimuth: orbit.azimuth,
+      polar: orbit.polar,
+      distance: orbit.distance ?? fit * AUTO_ORBIT.scale,
+      target: k.target ?? [model.center.x, model.center.y, model.center.z],
+    }
+  })
+}
+
+/**
+ * Puts a finish's materials on the model's meshes now, in this frame: those the plugin has loaded
+ * (KHR_materials_variants' table on each mesh), else the mesh's own until they are. Not the
+ * plugin's `selectVariant`, which switches each mesh when its promise resolves: a finish asked for
+ * before its materials were loaded would land after a later one, and the scroll that left that
+ * step would show it.
+ */
+function showVariant(model: Object3D, name: string | null) {
+  model.traverse((object) => {
+    const mesh = object as Mesh
+    const table = mesh.userData.variantMaterials as
+      Record<string, { material?: Material | Material[] }> | undefined
+    if (!mesh.isMesh || !table) return
+    const own = (mesh.userData.originalMaterial ??= mesh.material) as Material | Material[]
+    mesh.material = (name !== null ? table[name]?.material : undefined) ?? own
+  })
+}
+
+/**
+ * Drives `model` and `camera` by the story's place (none: not a story). Runs before the slot's
+ * view draws (priority 0 against its 1), and only when the place or the stage's shape changed.
+ * Returns whether the model's own shape moves with the scroll (a clip is scrubbed): the ground
+ * shadow is then drawn again with it.
+ */
+export function useStory(
+  slot: SceneSlot,
+  keyframes: readonly StoryKeyframe[] | undefined,
+  scene: {
+    model: Object3D
+    /** The loaded file's scene, which `model` copies (its variants' materials are loaded from it). */
+    source: Object3D
+    camera: PerspectiveCamera
+    orbit: OrbitControls
+    radius: number
+    center: Vector3
+    clips: readonly AnimationClip[]
+    url: string
+    variants: Partial<VariantFunctions> | undefined
+    variantNames: readonly string[]
+  },
+): boolean {
+  const { store } = useHost()
+  const invalidate = useThree((s) => s.invalidate)
+  const { model, source, camera, orbit, radius, center, clips, url, variants, variantNames } = scene
+  const mixer = useMemo(() => (keyframes ? new AnimationMixer(model) : null), [keyframes, model])
+  const state = useRef({
+    place: NaN,
+    aspect: NaN,
+    action: null as AnimationAction | null,
+    variant: undefined as string | null | undefined,
+  })
+  useEffect(() => {
+    const s = state.current
+    s.place = NaN
+    return () => {
+      s.action?.stop()
+      s.action = null
+      s.variant = undefined
+      mixer?.uncacheRoot(model)
+    }
+  }, [mixer, model])
+  // A story whose steps name no clip scrubs the model's first, if it has one.
+  const scrubbed = !!keyframes && clips.length > 0
+  useEffect(() => {
+    return () => store.setExposure(slot.id, null)
+  }, [store, slot.id])
+  // The steps' finishes loaded before they are reached: a finish then changes in the frame drawn
+  // for the scroll that reaches its step (the plugin switches loaded materials at once), and a
+  // place shows the same finish whichever way it was reached. On a copy never drawn, as the viewer
+  // does (ModelScene.tsx); then the pose is set again, with its finish.
+  useEffect(() => {
+    if (!keyframes?.some((k) => k.variant !== null) || !variants?.ensureLoadVariants) return
+    const spare = cloneSkinned(source)
+    variants.copyVariantMaterials?.(spare, source)
+    let current = true
+    void variants.ensureLoadVariants(spare).then(() => {
+      if (!current) return
+      state.current.place = NaN
+      state.current.variant = undefined
+      invalidate()
+    })
+    return () => {
+      current = false
+    }
+  }, [keyframes, variants, source, invalidate])
+  const offset = useMemo(() => new Vector3(), [])
+
+  useFrame(() => {
+    if (!keyframes?.length || !mixer) return
+    const s = state.current
+    const rect = store.get(slot.id)?.rect
+    const aspect = rect && rect.height > 0 ? rect.width / rect.height : 1
+    const place = store.scroll(slot.id) ?? 0
+    if (place === s.place && aspect === s.aspect) return
+    s.place = place
+    s.aspect = aspect
+    const pose = storyPose(storyFrames(keyframes, { radius, center }, aspect), place)
+
+    if (camera.fov !== pose.fov) {
+      camera.fov = pose.fov
+      camera.updateProjectionMatrix()
+    }
+    // The model is drawn with its middle at the origin (ModelScene), so its coordinates less the
+    // middle are the scene's.
+    orbit.target.set(...pose.target).sub(center)
+    offset.setFromSphericalCoords(pose.distance, pose.polar, pose.azimuth)
+    camera.position.copy(orbit.target).add(offset)
+    camera.near = pose.distance / 100
+    camera.far = pose.distance * 10 + radius * 10
+    camera.updateProjectionMatrix()
+    camera.lookAt(orbit.target)
+
+    const clip = chooseClip(clips, pose.clip, url)
+    if (clip) {
+      const action = mixer.clipAction(clip)
+      if (s.action !== action) {
+        s.action?.stop()
+        action.play()
+        // Scrubbed: its time is set from the scroll, never advanced by the mixer.
+        action.paused = true
+        s.action = action
+      }
+      action.time = Math.min(pose.time, clip.duration)
+      mixer.update(0)
+    }
+
+    const variant =
+      pose.variant !== null && variantNames.includes(pose.variant) ? pose.variant : null
+    if (variant !== s.variant) {
+      s.variant = variant
+      showVariant(model, variant)
+    }
+    store.setExposure(slot.id, pose.exposure)
+  })
+  return scrubbed
+}

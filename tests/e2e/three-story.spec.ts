@@ -1,0 +1,207 @@
+// A story told by scroll (src/slices/ScrollStory, src/three/story): the sample at /en-us/story,
+// as a visitor scrolls it, on both render paths. Its stage stays pinned; between each pair of
+// steps the picture changes; a place reached from above and from below shows the same picture;
+// with reduced motion each step is a still; without WebGL each step shows its still image.
+import { readFileSync } from 'node:fs'
+import { expect, test, type Page } from '@playwright/test'
+import sharp from 'sharp'
+import {
+  changedShare,
+  frames,
+  RENDER_PATHS,
+  slot,
+  url3d,
+  waitLive,
+  type Pixels,
+} from './three-helpers'
+
+const STORY = '/en-us/story'
+const steps = (
+  JSON.parse(readFileSync('content/documents/page/story/en-us.json', 'utf8')) as {
+    data: { slices: { primary: { steps: { heading: string; still: { media: string } }[] } }[] }
+  }
+).data.slices[0]!.primary.steps
+
+/**
+ * Scrolls the page, at once, to a place in the story: 1 puts the second step's middle on the
+ * window's middle, 1.5 the point halfway between the second's and the third's.
+ */
+async function scrollTo(page: Page, place: number) {
+  await page.evaluate((place) => {
+    const middles = [...document.querySelectorAll('[data-story-step]')].map((step) => {
+      const { top, height } = step.getBoundingClientRect()
+      return top + height / 2 + window.scrollY
+    })
+    const i = Math.min(Math.floor(place), middles.length - 2)
+    const y = middles[i]! + (middles[i + 1]! - middles[i]!) * (place - i)
+    window.scrollTo({ top: Math.round(y - window.innerHeight / 2), behavior: 'instant' })
+  }, place)
+  await frames(page)
+}
+
+/**
+ * What the visitor sees of the pinned stage once the renderer has drawn with the page's last
+ * scroll: the window's pixels in its box, whole pixels (the stage sits on a fraction of a pixel,
+ * and a picture of the element itself would be a pixel taller at one place than another). A
+ * worker's frame reaches the screen in a compositor frame of its own, after the page hears it was
+ * drawn: the picture is taken again until two in a row agree.
+ */
+async function stagePicture(page: Page): Promise<Pixels> {
+  await frames(page)
+  const box = (await page.locator('.story-stage [data-3d-stage]').boundingBox())!
+  const clip = {
+    x: Math.ceil(box.x),
+    y: Math.ceil(box.y),
+    width: Math.floor(box.width) - 2,
+    height: Math.floor(box.height) - 2,
+  }
+  const shot = async () => {
+    const png = await page.screenshot({ clip })
+    const { data, info } = await sharp(png)
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true })
+    return { data, width: info.width, height: info.height }
+  }
+  let last = await shot()
+  for (let i = 0; i < 10; i++) {
+    const next = await shot()
+    if (next.data.equals(last.data)) return next
+    last = next
+  }
+  throw new Error('the stage did not hold still: ten pictures in a row differed')
+}
+
+const stageTop = (page: Page) =>
+  page.locator('.story-stage').evaluate((stage) => Math.round(stage.getBoundingClientRect().top))
+
+for (const path of RENDER_PATHS)
+  test.describe(`the story, on the ${path} path`, () => {
+    test('its stage stays pinned, changes between each pair of steps, and shows a place the same from above and below', async ({
+      page,
+    }) => {
+      test.setTimeout(90_000)
+      await page.setViewportSize({ width: 1280, height: 800 })
+      await page.goto(url3d(STORY, path))
+      await waitLive(page, 0)
+
+      const pictures: Pixels[] = []
+      const tops: number[] = []
+      for (let i = 0; i < steps.length; i++) {
+        await scrollTo(page, i)
+        await expect(page.locator('[data-story]')).toHaveAttribute('data-story-at', String(i))
+        tops.push(await stageTop(page))
+        pictures.push(await stagePicture(page))
+      }
+      // Pinned: the stage is where it was at every step, while the page scrolled by steps.
+      expect(new Set(tops).size, `the stage's top at each step: ${tops.join(', ')}`).toBe(1)
+      const changes = pictures.slice(1).map((picture, i) => changedShare(pictures[i]!, picture))
+      console.log(
+        `story (${path}): share of the stage that changed between steps: ${changes.map((c) => c.toFixed(3)).join(', ')}`,
+      )
+      for (const [i, change] of changes.entries())
+        expect(change, `from step ${i + 1} to step ${i + 2}`).toBeGreaterThan(0.02)
+
+      // Halfway from the second step to the third (the model half apart), from above, then from
+      // below after the last step.
+      await scrollTo(page, 1.5)
+      const above = await stagePicture(page)
+      await scrollTo(page, steps.length - 1)
+      await scrollTo(page, 1.5)
+      const below = await stagePicture(page)
+      const difference = changedShare(above, below)
+      console.log(`story (${path}): one place from above and below differs by ${difference}`)
+      expect(difference).toBeLessThan(0.001)
+      expect(changedShare(above, pictures[1]!)).toBeGreaterThan(0.02)
+    })
+  })
+
+for (const path of RENDER_PATHS)
+  test(`each frame the renderer draws is for the scroll of that frame, on the ${path} path`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 1280, height: 800 })
+    await page.goto(url3d(STORY, path))
+    await waitLive(page, 0)
+    await scrollTo(page, 0)
+    // A fling through the first three steps: the page scrolls 24 px in each of its frames, and
+    // measures its rectangles and the story's place once a frame (`rects`). For each frame the
+    // renderer drew meanwhile, how many of those measures, sent before the frame began, came after
+    // the one it drew with: 0, it drew the latest; 1, the latest was on its way.
+    const lags = await page.evaluate(
+      () =>
+        new Promise<number[]>((resolve) => {
+          type Hook = {
+            sentAt: Map<number, number>
+            drawn: { seq: number; began: number }[]
+          }
+          const hook = (window as unknown as { __facet3d: Hook }).__facet3d
+          const from = hook.drawn.length
+          const end = [...document.querySelectorAll('[data-story-step]')][2]!
+          const frame = () => {
+            if (end.getBoundingClientRect().top > window.innerHeight / 2) {
+              window.scrollBy({ top: 24, behavior: 'instant' })
+              requestAnimationFrame(frame)
+              return
+            }
+            // The last frames' figures arrive after them.
+            setTimeout(() => {
+              const sent = [...hook.sentAt]
+              resolve(
+                hook.drawn
+                  .slice(from)
+                  .map(({ seq, began }) => sent.filter(([n, at]) => n > seq && at < began).length),
+              )
+            }, 200)
+          }
+          requestAnimationFrame(frame)
+        }),
+    )
+    const sorted = [...lags].sort((a, b) => a - b)
+    const median = sorted[Math.floor(sorted.length / 2)]!
+    console.log(
+      `story (${path}): the renderer's lag over the ${lags.length} frames it drew while the page scrolled, in frames: median ${median}, most ${sorted.at(-1)}; each: ${lags.join(' ')}`,
+    )
+    expect(lags.length).toBeGreaterThan(3)
+    expect(median).toBeLessThanOrEqual(1)
+  })
+
+test('with reduced motion, each step is a still, changed where one step’s half meets the next', async ({
+  page,
+}) => {
+  await page.emulateMedia({ reducedMotion: 'reduce' })
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await page.goto(url3d(STORY, 'worker'))
+  await waitLive(page, 0)
+  await scrollTo(page, 1)
+  const step = await stagePicture(page)
+  await scrollTo(page, 1.3)
+  const before = await stagePicture(page)
+  await scrollTo(page, 1.7)
+  const after = await stagePicture(page)
+  await scrollTo(page, 2)
+  const next = await stagePicture(page)
+  expect(changedShare(step, before)).toBeLessThan(0.001)
+  expect(changedShare(after, next)).toBeLessThan(0.001)
+  expect(changedShare(step, next)).toBeGreaterThan(0.02)
+})
+
+test('without WebGL, each step shows its still beside its text', async ({ page }) => {
+  await page.addInitScript(() => {
+    // A browser with no WebGL at all.
+    Reflect.deleteProperty(window, 'WebGLRenderingContext')
+    Reflect.deleteProperty(window, 'WebGL2RenderingContext')
+  })
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await page.goto(STORY)
+  await expect(slot(page, 0).root).toHaveAttribute('data-3d-state', 'unsupported')
+  for (let i = 0; i < steps.length; i++) {
+    await scrollTo(page, i)
+    const shown = page.locator('[data-story-still]:visible img')
+    await expect(shown).toHaveCount(1)
+    await expect(shown).toHaveAttribute('src', new RegExp(steps[i]!.still.media.split('/').pop()!))
+    await expect(shown).toHaveJSProperty('complete', true)
+    expect(await shown.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0)
+    await expect(page.getByRole('heading', { name: steps[i]!.heading })).toBeInViewport()
+  }
+})
