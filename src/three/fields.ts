@@ -61,24 +61,36 @@ function artDirection(primary: object, site: SceneLook) {
 /** A text field as the slot shows it: the editor's words, else the default (`or`). */
 const text = (field: string | null | undefined, or: string) => field?.trim() || or
 
-/** The props of the hero's 3D slot, for either variation; `lang` gives empty fields' words. */
-export function heroSlot(
-  slice: Content.HeroSlice,
+/** A 3D slot's props, as the slices give them to `ThreeSlot`. */
+type SlotProps = { spec: SceneSpec | null; description: string; labels: ThreeSlotLabels }
+
+/** The words every 3D slot has: its Save-Data button, its failure, its pause and play. */
+function slotLabels(
+  p: {
+    load_label?: string | null
+    error_message?: string | null
+    pause_label?: string | null
+    play_label?: string | null
+  },
   lang: string,
-  site: SceneLook = DEFAULT_LOOK,
-): {
-  spec: SceneSpec | null
-  description: string
-  labels: ThreeSlotLabels
-} {
-  const p = slice.primary
+) {
   const words = slotWords(lang)
-  const labels = {
+  return {
     load: p.load_label ?? '',
     error: text(p.error_message, words.failed),
     pause: text(p.pause_label, words.pause),
     play: text(p.play_label, words.play),
   }
+}
+
+/** The props of the hero's 3D slot, for either variation; `lang` gives empty fields' words. */
+export function heroSlot(
+  slice: Content.HeroSlice,
+  lang: string,
+  site: SceneLook = DEFAULT_LOOK,
+): SlotProps {
+  const p = slice.primary
+  const labels = slotLabels(p, lang)
   const description = p.scene_description ?? ''
   if (slice.variation === 'model') {
     const { model, color_background, auto_rotate } = slice.primary
@@ -142,11 +154,7 @@ export function viewerSlot(
   slice: Content.ModelViewerSlice,
   lang: string,
   site: SceneLook = DEFAULT_LOOK,
-): {
-  spec: SceneSpec | null
-  description: string
-  labels: ThreeSlotLabels
-} {
+): SlotProps {
   const p = slice.primary
   const words = slotWords(lang)
   const url = modelUrl(p.model)
@@ -165,10 +173,7 @@ export function viewerSlot(
       : null,
     description: p.description ?? '',
     labels: {
-      load: p.load_label ?? '',
-      error: text(p.error_message, words.failed),
-      pause: text(p.pause_label, words.pause),
-      play: text(p.play_label, words.play),
+      ...slotLabels(p, lang),
       loading: p.loading_label ?? undefined,
       hint: p.controls_hint ?? undefined,
       view: {
@@ -282,13 +287,8 @@ export function storySlot(
   slice: Content.ScrollStorySlice,
   lang: string,
   site: SceneLook = DEFAULT_LOOK,
-): {
-  spec: SceneSpec | null
-  description: string
-  labels: ThreeSlotLabels
-} {
+): SlotProps {
   const p = slice.primary
-  const words = slotWords(lang)
   const url = modelUrl(p.model)
   const art = artDirection(p, site)
   const story = storyKeyframes(p.steps ?? [], {
@@ -312,11 +312,6 @@ export function storySlot(
           }
         : null,
     description: p.description ?? '',
-    labels: {
-      load: p.load_label ?? '',
-      error: text(p.error_message, words.failed),
-      pause: text(p.pause_label, words.pause),
-      play: text(p.play_label, words.play),
-    },
+    labels: slotLabels(p, lang),
   }
 }

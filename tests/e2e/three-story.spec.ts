@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs'
 import { expect, test, type Page } from '@playwright/test'
 import sharp from 'sharp'
+import { scrollToPlace } from '../fixtures/story'
 import {
   changedShare,
   frames,
@@ -27,15 +28,7 @@ const steps = (
  * window's middle, 1.5 the point halfway between the second's and the third's.
  */
 async function scrollTo(page: Page, place: number) {
-  await page.evaluate((place) => {
-    const middles = [...document.querySelectorAll('[data-story-step]')].map((step) => {
-      const { top, height } = step.getBoundingClientRect()
-      return top + height / 2 + window.scrollY
-    })
-    const i = Math.min(Math.floor(place), middles.length - 2)
-    const y = middles[i]! + (middles[i + 1]! - middles[i]!) * (place - i)
-    window.scrollTo({ top: Math.round(y - window.innerHeight / 2), behavior: 'instant' })
-  }, place)
+  await page.evaluate(scrollToPlace, place)
   await frames(page)
 }
 

@@ -4,6 +4,7 @@
 // the recorder hears no error and no policy violation. Chromium's side, with reduced motion, no
 // WebGL and the renderer's lag, is tests/e2e/three-story.spec.ts.
 import sharp from 'sharp'
+import { scrollToPlace } from '../fixtures/story'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { waitFor, type Engine } from './support/engine'
 import { launchFirefox } from './support/firefox'
@@ -25,15 +26,7 @@ const ENGINES: [string, (site: string) => Promise<Engine>][] = [
  * page's last measure), then for two more of the page's frames.
  */
 async function scrollTo(engine: Engine, place: number) {
-  await engine.evaluate((place) => {
-    const middles = [...document.querySelectorAll('[data-story-step]')].map((step) => {
-      const { top, height } = step.getBoundingClientRect()
-      return top + height / 2 + window.scrollY
-    })
-    const i = Math.min(Math.floor(place), middles.length - 2)
-    const y = middles[i]! + (middles[i + 1]! - middles[i]!) * (place - i)
-    window.scrollTo({ top: Math.round(y - window.innerHeight / 2), behavior: 'instant' })
-  }, place)
+  await engine.evaluate(scrollToPlace, place)
   await engine.evaluate(
     () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
   )
