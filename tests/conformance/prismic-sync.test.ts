@@ -162,7 +162,7 @@ describe('prismic:push --dry-run', () => {
       const output = lines.join('\n')
       expect(output).toMatch(/would create custom type page \(customtypes\/page\/index\.json\)/)
       expect(output).toMatch(/would create documents\/page\/hello\/en-us\.json/)
-      expect(output).toMatch(/Dry run, nothing written\. Models: 19 to create/)
+      expect(output).toMatch(/Dry run, nothing written\. Models: 20 to create/)
       expect(summary.documents).toEqual({ created: 1, updated: 0, unchanged: 0 })
       expect(listFiles(repo.dir)).toEqual(['repository.json'])
     } finally {
@@ -279,7 +279,7 @@ describe('prismic:pull', () => {
         writeToken: 'secret',
         log: () => {},
       })
-      expect(summary).toMatchObject({ documents: 2, languages: 2, models: 19 })
+      expect(summary).toMatchObject({ documents: 2, languages: 2, models: 20 })
       expect(listFiles(out)).toEqual(
         expect.arrayContaining([
           'customtypes/page/index.json',
@@ -458,20 +458,20 @@ describe('prismic:push and prismic:pull with the sample content', () => {
         expect(await reader(repo).dangerouslyGetAll({ lang: '*' })).toEqual([])
 
         const again = await run(['--publish'])
-        expect(again.output).toMatch(/Published the migration release: 54 document\(s\)\./)
+        expect(again.output).toMatch(/Published the migration release: 56 document\(s\)\./)
         const [, created, updated] = again.output.match(/Documents: (\d+) created, (\d+) updated/)!
-        expect(Number(created) + Number(updated)).toBe(54)
+        expect(Number(created) + Number(updated)).toBe(56)
         expect(Number(updated)).toBeGreaterThanOrEqual(25)
-        expect(again.output).toMatch(/Media: 0 uploaded, 31 already there\./)
+        expect(again.output).toMatch(/Media: 0 uploaded, 36 already there\./)
 
         const third = await run([])
-        expect(third.output).toMatch(/Models: 0 created, 0 updated, 19 identical, 0 deleted\./)
-        expect(third.output).toMatch(/Documents: 0 created, 0 updated, 54 unchanged\./)
+        expect(third.output).toMatch(/Models: 0 created, 0 updated, 20 identical, 0 deleted\./)
+        expect(third.output).toMatch(/Documents: 0 created, 0 updated, 56 unchanged\./)
 
         const pushed = await reader(repo).dangerouslyGetAll({ lang: '*' })
         const identities = pushed.map((d) => `${d.type}/${d.uid ?? d.type}/${d.lang}`)
         expect(new Set(identities).size).toBe(identities.length)
-        expect(listFiles(path.join(repo.dir, 'documents'))).toHaveLength(54)
+        expect(listFiles(path.join(repo.dir, 'documents'))).toHaveLength(56)
         const original = await servedFolder('content')
         expect(comparable(pushed)).toEqual(comparable(original))
 

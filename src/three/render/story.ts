@@ -97,7 +97,12 @@ export function useStory(
   const { store } = useHost()
   const invalidate = useThree((s) => s.invalidate)
   const { model, source, camera, orbit, radius, center, clips, url, variants, variantNames } = scene
-  const mixer = useMemo(() => (keyframes ? new AnimationMixer(model) : null), [keyframes, model])
+  // By value: the worker path receives a new copy of the spec with each description of the slots
+  // (a slot scrolled into view and out), the same steps in another array.
+  const stepsKey = keyframes ? JSON.stringify(keyframes) : ''
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- `keyframes` is read through its key
+  const steps = useMemo(() => keyframes, [stepsKey])
+  const mixer = useMemo(() => (steps ? new AnimationMixer(model) : null), [steps, model])
   const state = useRef({
     place: NaN,
     aspect: NaN,
@@ -115,7 +120,7 @@ export function useStory(
     }
   }, [mixer, model])
   // A story whose steps name no clip scrubs the model's first, if it has one.
-  const scrubbed = !!keyframes && clips.length > 0
+  const scrubbed = !!steps && clips.length > 0
   useEffect(() => {
     return () => store.setExposure(slot.id, null)
   }, [store, slot.id])
@@ -124,7 +129,7 @@ export function useStory(
   // place shows the same finish whichever way it was reached. On a copy never drawn, as the viewer
   // does (ModelScene.tsx); then the pose is set again, with its finish.
   useEffect(() => {
-    if (!keyframes?.some((k) => k.variant !== null) || !variants?.ensureLoadVariants) return
+    if (!steps?.some((k) => k.variant !== null) || !variants?.ensureLoadVariants) return
     const spare = cloneSkinned(source)
     variants.copyVariantMaterials?.(spare, source)
     let current = true
@@ -137,11 +142,11 @@ export function useStory(
     return () => {
       current = false
     }
-  }, [keyframes, variants, source, invalidate])
+  }, [steps, variants, source, invalidate])
   const offset = useMemo(() => new Vector3(), [])
 
   useFrame(() => {
-    if (!keyframes?.length || !mixer) return
+    if (!steps?.length || !mixer) return
     const s = state.current
     const rect = store.get(slot.id)?.rect
     const aspect = rect && rect.height > 0 ? rect.width / rect.height : 1
@@ -149,7 +154,7 @@ export function useStory(
     if (place === s.place && aspect === s.aspect) return
     s.place = place
     s.aspect = aspect
-    const pose = storyPose(storyFrames(keyframes, { radius, center }, aspect), place)
+    const pose = storyPose(storyFrames(steps, { radius, center }, aspect), place)
 
     if (camera.fov !== pose.fov) {
       camera.fov = pose.fov

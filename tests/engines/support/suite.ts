@@ -43,10 +43,14 @@ const hydrated = () => {
   return !!main && Object.keys(main).some((key) => key.startsWith('__react'))
 }
 
-/** Brings every image into view in turn and says which did not load (or decode). */
+/**
+ * Brings every image the page shows into view in turn and says which did not load (or decode).
+ * Not one that is not rendered (a story's still for a step not reached, `hidden`): a lazy image
+ * out of the layout is never fetched, and the visitor does not see it.
+ */
 async function imagesThatFail() {
   const failed: string[] = []
-  const images = Array.from(document.images)
+  const images = Array.from(document.images).filter((image) => image.getClientRects().length > 0)
   for (const image of images) {
     image.scrollIntoView({ block: 'center' })
     const ok = await new Promise<boolean>((resolve) => {
