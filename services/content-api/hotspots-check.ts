@@ -137,21 +137,30 @@ export function checkHotspots(
   stores: ContentStore[],
   models: { bounds: Map<string, ModelBounds>; variants: Map<string, string[]> },
 ): ContentProblem[] {
-  const seen = new Set<string>()
   const problems: ContentProblem[] = []
   for (const store of stores)
     for (const entry of store.documents)
       for (const [slice, at] of slicesOf(entry.doc.data as Record<string, Json>)) {
         if (slice.slice_type !== 'model_viewer') continue
         const model = mediaFile(slice.primary?.model)
-        for (const problem of [
+        problems.push(
           ...sliceProblems(slice, at, entry.file, model, models.bounds),
           ...finishProblems(slice, at, entry.file, model, models.variants),
-        ]) {
-          const key = `${problem.file}\0${problem.path}\0${problem.message}`
-          if (!seen.has(key)) problems.push(problem)
-          seen.add(key)
-        }
+        )
       }
-  return problems
+  return distinct(problems)
+}
+
+/**
+ * Each problem once, in order: a document unchanged in a release is read again there, with the
+ * same problems.
+ */
+export function distinct(problems: ContentProblem[]): ContentProblem[] {
+  const seen = new Set<string>()
+  return problems.filter((problem) => {
+    const key = `${problem.file}\0${problem.path}\0${problem.message}`
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
 }

@@ -4,7 +4,7 @@
 // of the content folder that reads). The rules are the site's own (src/three/story/story.ts).
 // Each problem names the document's file, the slice and the step's field.
 import { storyLimits, storyStepProblems, type StoryStepFields } from '../../src/three/story/story'
-import { mediaFile, slicesOf, type Json } from './hotspots-check'
+import { distinct, mediaFile, slicesOf, type Json } from './hotspots-check'
 import type { ContentProblem, ContentStore } from './store'
 
 /**
@@ -15,7 +15,6 @@ export function checkStories(
   stores: ContentStore[],
   models: { variants: Map<string, string[]>; clips: Map<string, string[]> },
 ): ContentProblem[] {
-  const seen = new Set<string>()
   const problems: ContentProblem[] = []
   for (const store of stores)
     for (const entry of store.documents)
@@ -37,16 +36,13 @@ export function checkStories(
             limits,
             read,
           )) {
-            const problem = {
+            problems.push({
               file: entry.file,
               path: `${at}.primary.steps[${i}].${field}`,
               message: `(slice scroll_story, step ${i + 1}) ${message}`,
-            }
-            const key = `${problem.file}\0${problem.path}\0${problem.message}`
-            if (!seen.has(key)) problems.push(problem)
-            seen.add(key)
+            })
           }
         })
       }
-  return problems
+  return distinct(problems)
 }
