@@ -34,6 +34,7 @@ import {
   type RenderPath,
 } from './webgl-probe'
 import { startWorker } from './worker-scripts'
+import { serveSpawns } from './worker-relay'
 import { placeHotspots } from './viewer/HotspotLayer'
 import { ViewerOverlays } from './viewer/ViewerOverlay'
 import { wireViewer } from './viewer/gestures'
@@ -97,11 +98,23 @@ export function debugFlags(search: string): DebugFlags {
 let workerAnswer: Promise<boolean> | null = null
 const workerCanDraw = () => (workerAnswer ??= askWorker(probeWorker))
 
+/** The workers the page started for each render worker (worker-relay.ts), ended with it. */
+const relayed = new WeakMap<Worker, () => void>()
+
 // Its scripts fetched side by side, not one after another (worker-scripts.ts).
-const createRenderWorker = () =>
-  startWorker(
+const createRenderWorker = () => {
+  const worker = startWorker(
     () => new Worker(new URL('./render/render.worker.ts', import.meta.url), { type: 'module' }),
   )
+  relayed.set(worker, serveSpawns(worker))
+  return worker
+}
+
+/** Ends a render worker and the workers the page started for it. */
+const endRenderWorker = (worker: Worker) => {
+  worker.terminate()
+  relayed.get(worker)?.()
+}
 
 /**
  * The renderer's worker started before the page has a canvas for it (`warmUp`), with what it
@@ -157,7 +170,7 @@ function takeWarmWorker(): { worker: Worker; said: FromRenderer[] } | null {
   early.worker = null
   if (!worker) return null
   if (failed) {
-    worker.terminate()
+    endRenderWorker(worker)
     return null
   }
   return { worker, said: said.splice(0) }
@@ -214,7 +227,7 @@ function startRendererOn(
     for (const message of warmed?.said ?? []) receive(message)
     const offscreen = canvas.transferControlToOffscreen()
     worker.postMessage({ ...init, canvas: offscreen }, [offscreen])
-    return { send: (message) => worker.postMessage(message), stop: () => worker.terminate() }
+    return { send: (message) => worker.postMessage(message), stop: () => endRenderWorker(worker) }
   }
   // The main-thread path: the renderer module, and the first messages queued until it is here.
   // Evaluating three.js, then R3F and drei, then the renderer, are tasks of their own:
@@ -317,6 +330,7 @@ function connect(
     if (closed) return
     switch (message.type) {
       case 'ready':
+      case 'spawn': // worker-relay.ts answers it
         return
       case 'unsupported':
         return fallBack(message.reason)

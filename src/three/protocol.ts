@@ -185,6 +185,11 @@ export type FromRenderer =
    * animation, and a renderer that plays motion): the page then offers a pause button.
    */
   | { type: 'moves'; id: string; moves: boolean }
+  /**
+   * Start a worker for the renderer and join it to `port` (worker-relay.ts): engines whose
+   * workers hang starting workers of their own.
+   */
+  | { type: 'spawn'; url: string; options: WorkerOptions; port: MessagePort }
   /** A viewer's model is loaded: the names of its material variants (none: an empty list). */
   | { type: 'variants'; id: string; names: string[] }
   /** A frame showing this variant's materials (null: the model's own) has reached the screen. */

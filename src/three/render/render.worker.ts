@@ -5,9 +5,13 @@
 // has no canvas for it yet. Every message after `init` goes to the renderer.
 import { startRenderer, warm } from './renderer'
 import type { FromRenderer, ToRenderer } from '../protocol'
+import { relayNestedWorkers } from '../worker-relay'
 
 const post = (message: FromRenderer) => self.postMessage(message)
 let receive: ((message: ToRenderer) => void) | null = null
+
+// Where a worker's own workers can hang it (Firefox), the decoders' workers are the page's.
+relayNestedWorkers()
 
 // What the worker's own policy refuses (a fetch, a decoder's worker, WebAssembly) fires here, not
 // on the page: the page re-dispatches it on its document (CanvasHost.tsx), where the site's
