@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs'
 import { expect, test, type Page } from '@playwright/test'
 import sharp from 'sharp'
-import { scrollToPlace } from '../fixtures/story'
+import { flingLags, lagFigures, scrollToPlace } from '../fixtures/story'
 import {
   changedShare,
   frames,
@@ -136,43 +136,10 @@ for (const path of RENDER_PATHS)
     await page.goto(url3d(STORY, path))
     await waitLive(page, 0)
     await scrollTo(page, 0)
-    // A fling through the first three steps: the page scrolls 24 px in each of its frames, and
-    // measures its rectangles and the story's place once a frame (`rects`). For each frame the
-    // renderer drew meanwhile, how many of those measures, sent before the frame began, came after
-    // the one it drew with: 0, it drew the latest; 1, the latest was on its way.
-    const lags = await page.evaluate(
-      () =>
-        new Promise<number[]>((resolve) => {
-          type Hook = {
-            sentAt: Map<number, number>
-            drawn: { seq: number; began: number }[]
-          }
-          const hook = (window as unknown as { __facet3d: Hook }).__facet3d
-          const from = hook.drawn.length
-          const end = [...document.querySelectorAll('[data-story-step]')][2]!
-          const frame = () => {
-            if (end.getBoundingClientRect().top > window.innerHeight / 2) {
-              window.scrollBy({ top: 24, behavior: 'instant' })
-              requestAnimationFrame(frame)
-              return
-            }
-            // The last frames' figures arrive after them.
-            setTimeout(() => {
-              const sent = [...hook.sentAt]
-              resolve(
-                hook.drawn
-                  .slice(from)
-                  .map(({ seq, began }) => sent.filter(([n, at]) => n > seq && at < began).length),
-              )
-            }, 200)
-          }
-          requestAnimationFrame(frame)
-        }),
-    )
-    const sorted = [...lags].sort((a, b) => a - b)
-    const median = sorted[Math.floor(sorted.length / 2)]!
+    const lags = await page.evaluate(flingLags)
+    const { median, most } = lagFigures(lags)
     console.log(
-      `story (${path}): the renderer's lag over the ${lags.length} frames it drew while the page scrolled, in frames: median ${median}, most ${sorted.at(-1)}; each: ${lags.join(' ')}`,
+      `story (${path}): the renderer's lag over the ${lags.length} frames it drew while the page scrolled, in frames: median ${median}, most ${most}; each: ${lags.join(' ')}`,
     )
     expect(lags.length).toBeGreaterThan(3)
     expect(median).toBeLessThanOrEqual(1)

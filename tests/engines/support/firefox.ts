@@ -14,6 +14,8 @@ export type FirefoxOptions = {
   mode: 'headless' | 'webgl'
   display?: string
   viewport?: { width: number; height: number }
+  /** Firefox's preferences besides (`ui.prefersReducedMotion`, `webgl.disabled`). */
+  prefs?: Record<string, unknown>
 }
 
 /**
@@ -34,7 +36,10 @@ export async function launchFirefox(site: string, options: FirefoxOptions): Prom
     executablePath: FIREFOX_PATH,
     headless: !windowed,
     env: { ...process.env, ...(windowed ? { DISPLAY: options.display } : {}) },
-    extraPrefsFirefox: windowed ? { 'webgl.force-enabled': true } : {},
+    extraPrefsFirefox: {
+      ...(windowed ? { 'webgl.force-enabled': true } : {}),
+      ...options.prefs,
+    },
     defaultViewport: options.viewport ?? { width: 1000, height: 900 },
   })
   const proxy = await startProxy(site)

@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, readdirSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { Builder, Capabilities, Key, type WebDriver } from 'selenium-webdriver'
 import { freePort } from '../../conformance/helpers'
 import { installRecorder, recorded, until, type Engine } from './engine'
@@ -16,6 +18,20 @@ export function miniBrowserPath(): string {
   throw new Error(
     "WebKitGTK's MiniBrowser not found: apt-get install -y webkit2gtk-driver, or set MINIBROWSER_PATH.",
   )
+}
+
+/**
+ * A GTK configuration folder whose settings turn animations off, which WebKitGTK answers as
+ * `prefers-reduced-motion: reduce` (as a desktop's "reduce animation" setting does).
+ */
+function reducedMotionConfig(): string {
+  const home = mkdtempSync(path.join(tmpdir(), 'facet-gtk-'))
+  mkdirSync(path.join(home, 'gtk-3.0'))
+  writeFileSync(
+    path.join(home, 'gtk-3.0', 'settings.ini'),
+    '[Settings]\ngtk-enable-animations=false\n',
+  )
+  return home
 }
 
 const KEYS = {
@@ -38,12 +54,21 @@ const KEYS = {
  */
 export async function launchWebKit(
   site: string,
-  options: { display: string; userAgent?: string },
+  options: {
+    display: string
+    userAgent?: string
+    /** WebKitSettings as MiniBrowser takes them (`--enable-webgl=false`). */
+    settings?: string[]
+    /** The visitor asked for reduced motion: GTK's `gtk-enable-animations`, which WebKitGTK reads. */
+    reducedMotion?: boolean
+  },
 ): Promise<Engine> {
   const proxy = await startProxy(site, { inject: `(${installRecorder.toString()})()` })
   const driverPort = await freePort()
+  const env: NodeJS.ProcessEnv = { ...process.env, DISPLAY: options.display }
+  if (options.reducedMotion) env.XDG_CONFIG_HOME = reducedMotionConfig()
   const driverProcess: ChildProcess = spawn('WebKitWebDriver', [`--port=${driverPort}`], {
-    env: { ...process.env, DISPLAY: options.display },
+    env,
     stdio: 'ignore',
     detached: true,
   })
@@ -85,6 +110,7 @@ export async function launchWebKit(
             args: [
               '--automation',
               ...(options.userAgent ? [`--user-agent=${options.userAgent}`] : []),
+              ...(options.settings ?? []),
             ],
           },
         }),
