@@ -38,6 +38,7 @@ import { serveSpawns } from './worker-relay'
 import { placeHotspots } from './viewer/HotspotLayer'
 import { ViewerOverlays } from './viewer/ViewerOverlay'
 import { wireViewer } from './viewer/gestures'
+import { showStoryView, wireStoryEditor } from './story/editor'
 import { PREVIEW_COOKIE } from '@/lib/ar'
 
 export type { RenderPath }
@@ -381,6 +382,8 @@ function connect(
             : 'No part of the model under that click.'
         return
       }
+      case 'story-view':
+        return showStoryView(threeStore.get(message.id), message.fields)
       case 'moves':
         return threeStore.update(message.id, { moves: message.moves })
       case 'variants':
@@ -470,10 +473,15 @@ function connect(
           observed.add(slot.element)
           resizes.observe(slot.element)
         }
-        if (slot.command || slot.spec.kind !== 'viewer') continue
+        // A viewer's gestures; a story's only for an editor (a preview: "copy this view").
+        const story = slot.spec.kind === 'model' && !!slot.spec.story?.length
+        if (slot.command || (slot.spec.kind !== 'viewer' && !(story && flags.pick))) continue
         const command = (c: ViewCommand) =>
           renderer.send({ type: 'command', id: slot.id, command: c })
-        viewers.set(slot.id, wireViewer(slot, command, flags.pick))
+        viewers.set(
+          slot.id,
+          story ? wireStoryEditor(slot, command) : wireViewer(slot, command, flags.pick),
+        )
         threeStore.update(slot.id, { command })
       }
       for (const [id, unwire] of viewers)

@@ -4,6 +4,7 @@
 // `init`).
 import type { PickedPoint, SceneSpec, ViewCommand, ViewOrbit } from './store'
 import type { ModelChoice } from './model-variant'
+import type { StoryViewFields } from './story/story'
 
 /** A stage's box in CSS pixels, relative to the viewport (getBoundingClientRect's numbers). */
 export type Rect = { left: number; top: number; width: number; height: number }
@@ -190,6 +191,8 @@ export type FromRenderer =
    * workers hang starting workers of their own.
    */
   | { type: 'spawn'; url: string; options: WorkerOptions; port: MessagePort }
+  /** A story's camera as a step's fields write it (`read-view`): what the stage shows now. */
+  | { type: 'story-view'; id: string; fields: StoryViewFields }
   /** A viewer's model is loaded: the names of its material variants (none: an empty list). */
   | { type: 'variants'; id: string; names: string[] }
   /** A frame showing this variant's materials (null: the model's own) has reached the screen. */

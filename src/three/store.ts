@@ -90,6 +90,11 @@ export type ViewCommand =
   | ({ type: 'view' } & ViewOrbit)
   /** The model's materials: one of its KHR_materials_variants by name, or its own (null). */
   | { type: 'variant'; name: string | null }
+  /**
+   * A story in a preview: the camera values of what the stage shows now, the editor's turn
+   * included. The renderer answers with `story-view`.
+   */
+  | { type: 'read-view' }
 
 /** A point on a model in its own coordinates (metres) and the surface's normal there. */
 export type PickedPoint = { position: [number, number, number]; normal: [number, number, number] }

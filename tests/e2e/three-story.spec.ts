@@ -3,9 +3,12 @@
 // steps the picture changes; a place reached from above and from below shows the same picture;
 // with reduced motion each step is a still; without WebGL each step shows its still image.
 import { readFileSync } from 'node:fs'
+import * as prismic from '@prismicio/client'
 import { expect, test, type Page } from '@playwright/test'
 import sharp from 'sharp'
 import { flingLags, lagFigures, scrollToPlace } from '../fixtures/story'
+import { parseOrbit } from '../../src/three/hotspots'
+import { storyLimits, storyStepProblems } from '../../src/three/story/story'
 import {
   changedShare,
   frames,
@@ -186,4 +189,82 @@ test('without WebGL, each step shows its still beside its text', async ({ page }
     expect(await shown.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0)
     await expect(page.getByRole('heading', { name: steps[i]!.heading })).toBeInViewport()
   }
+})
+
+// An editor previews a draft of the story (the winter release changes its second step) and finds a
+// step's camera by turning the stage: "copy this view" gives the values of what it shows, in the
+// syntax of the step's fields, and copies them. Out of the preview, the stage offers nothing.
+test('in a preview, the draft story shows, and “copy this view” gives the camera of what the stage shows', async ({
+  page,
+  baseURL,
+}) => {
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'])
+  const client = prismic.createClient<prismic.PrismicDocument>(`${baseURL}/local/prismic/api/v2`)
+  const { id } = await client.getByUID('page', 'story', { lang: 'en-us' })
+  await page.goto(
+    `/local/prismic/previews/winter-launch?websitePreviewId=winter-launch&documentId=${id}`,
+  )
+  await expect(page).toHaveURL(`${baseURL}${STORY}`)
+  await expect(page.getByRole('heading', { name: 'Turned from one piece of ash' })).toBeVisible()
+
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await page.goto(url3d(STORY, 'worker'))
+  await waitLive(page, 0)
+  await scrollTo(page, 1)
+  const readout = page.locator('[data-story-view]')
+  const copied = async () => {
+    await page.getByRole('button', { name: 'Copy this view' }).click()
+    await expect(readout).toHaveText(/^Camera .+ · Target .+ · Field of view .+ \(copied\)$/)
+    const text = (await readout.textContent())!.replace(/ \(copied\)$/, '')
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(text)
+    const [, view, target, fov] = /^Camera (.+) · Target (.+) · Field of view (.+)$/.exec(text)!
+    return { view: view!, target: target!, field_of_view: Number(fov) }
+  }
+  const orbitOf = (view: string) => {
+    const parsed = parseOrbit(view)
+    if (!parsed.ok) throw new Error(parsed.reason)
+    const degrees = (radians: number) => (radians * 180) / Math.PI
+    return { azimuth: degrees(parsed.value.azimuth), polar: degrees(parsed.value.polar) }
+  }
+
+  // At the second step: the draft's view, 120deg 60deg 2.6m.
+  const step = await copied()
+  expect(orbitOf(step.view).azimuth).toBeCloseTo(120, 0)
+  expect(orbitOf(step.view).polar).toBeCloseTo(60, 0)
+  expect(step.view).toMatch(/ 2\.6m$/)
+
+  // Turned by a drag: another azimuth, and values the step would take.
+  const before = await stagePicture(page)
+  const box = (await page.locator('.story-stage [data-3d-stage]').boundingBox())!
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
+  await page.mouse.down()
+  await page.mouse.move(box.x + box.width / 2 - 160, box.y + box.height / 2, { steps: 8 })
+  await page.mouse.up()
+  await expect
+    .poll(async () => changedShare(before, await stagePicture(page)), { timeout: 10_000 })
+    .toBeGreaterThan(0.02)
+  const turned = await copied()
+  const turn = orbitOf(turned.view).azimuth - orbitOf(step.view).azimuth
+  expect(Math.abs(turn), `turned from ${step.view} to ${turned.view}`).toBeGreaterThan(10)
+  const slice = (
+    JSON.parse(readFileSync('content/documents/page/story/en-us.json', 'utf8')) as {
+      data: { slices: { primary: { min_camera_orbit: string; max_camera_orbit: string } }[] }
+    }
+  ).data.slices[0]!.primary
+  expect(
+    storyStepProblems(turned, storyLimits(slice), null).map((problem) => problem.message),
+  ).toEqual([])
+
+  // Back to the step's own view.
+  await page.getByRole('button', { name: 'Back to the step’s view' }).click()
+  expect((await copied()).view).toBe(step.view)
+
+  // Out of the preview: the published story, and no tool.
+  expect((await page.goto('/api/exit-preview'))?.status()).toBe(200)
+  await page.goto(url3d(STORY, 'worker'))
+  await waitLive(page, 0)
+  await expect(
+    page.getByRole('heading', { name: 'Turned from one piece', exact: true }),
+  ).toBeVisible()
+  await expect(page.locator('[data-story-editor]')).toHaveCount(0)
 })

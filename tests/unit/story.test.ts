@@ -10,8 +10,10 @@ import {
   storyPose,
   storyProgress,
   storyStepProblems,
+  storyViewFields,
   type StoryFrame,
 } from '@/three/story/story'
+import { parseOrbit, parseVec3 } from '@/three/hotspots'
 
 /**
  * A story told by scroll (src/three/story/story.ts): the steps an editor writes, the pose the
@@ -101,6 +103,58 @@ describe('the pose between two steps', () => {
     expect(storyPose(frames, 0.75).time).toBeCloseTo(0.75)
     expect(storyPose(frames, 0.49).variant).toBe('Sand')
     expect(storyPose(frames, 0.5).variant).toBe('Moss')
+  })
+})
+
+describe('copy this view', () => {
+  it('gives fields that a step reads back as the same camera, to the rounding an editor sees', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: -20, max: 20, noNaN: true }),
+        fc.double({ min: 0.05, max: 3.1, noNaN: true }),
+        fc.double({ min: 0.1, max: 50, noNaN: true }),
+        fc.tuple(...[0, 1, 2].map(() => fc.double({ min: -5, max: 5, noNaN: true }))),
+        fc.double({ min: 10, max: 90, noNaN: true }),
+        (azimuth, polar, distance, target, fov) => {
+          const fields = storyViewFields({
+            azimuth,
+            polar,
+            distance,
+            target: target as [number, number, number],
+            fov,
+          })
+          const [step] = storyKeyframes(
+            [{ view: fields.view, target: fields.target, field_of_view: fields.field_of_view }],
+            { target: null, fov: 35, exposure: 1 },
+          )
+          const orbit = step!.orbit!
+          const turn = Math.atan2(
+            Math.sin(orbit.azimuth - azimuth),
+            Math.cos(orbit.azimuth - azimuth),
+          )
+          expect(Math.abs(turn)).toBeLessThan(degrees(0.051))
+          expect(Math.abs(orbit.polar - polar)).toBeLessThan(degrees(0.051))
+          expect(Math.abs(orbit.distance! - distance)).toBeLessThanOrEqual(0.005 + 1e-9)
+          step!.target!.forEach((value, k) =>
+            expect(Math.abs(value - target[k]!)).toBeLessThanOrEqual(0.0005 + 1e-9),
+          )
+          expect(Math.abs(step!.fov - fov)).toBeLessThanOrEqual(0.05 + 1e-9)
+        },
+      ),
+    )
+  })
+
+  it('writes the syntax of the steps’ own fields', () => {
+    expect(
+      storyViewFields({
+        azimuth: degrees(390),
+        polar: degrees(75),
+        distance: 4,
+        target: [0, 0.25, -0.0001],
+        fov: 35,
+      }),
+    ).toEqual({ view: '30deg 75deg 4m', target: '0 0.25 0', field_of_view: 35 })
+    expect(parseOrbit('30deg 75deg 4m').ok && parseVec3('0 0.25 0').ok).toBe(true)
   })
 })
 

@@ -118,7 +118,7 @@ export function applyCommand(
   orbit: OrbitControls,
   camera: PerspectiveCamera,
   settings: SceneCamera,
-  command: Exclude<ViewCommand, { type: 'pick' | 'view' | 'variant' }>,
+  command: Exclude<ViewCommand, { type: 'pick' | 'view' | 'variant' | 'read-view' }>,
 ) {
   if (command.type === 'reset') {
     still(orbit, () => orbit.reset())

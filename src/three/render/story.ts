@@ -23,7 +23,13 @@ import { clone as cloneSkinned } from 'three/examples/jsm/utils/SkeletonUtils.js
 import { AUTO_ORBIT, fitDistance } from './camera'
 import { useHost } from './host-context'
 import { chooseClip } from './scenes/model-animation'
-import { storyPose, type StoryFrame, type StoryKeyframe } from '../story/story'
+import {
+  storyPose,
+  storyViewFields,
+  type StoryFrame,
+  type StoryKeyframe,
+  type StoryPose,
+} from '../story/story'
 import type { SceneSlot } from '../protocol'
 
 /**
@@ -71,6 +77,19 @@ function showVariant(model: Object3D, name: string | null) {
   })
 }
 
+/** An editor's turn: `pose` turned, tilted (never over a pole) and moved in or out. */
+function turned(
+  pose: StoryPose,
+  edit: { azimuth: number; polar: number; scale: number },
+): StoryPose {
+  return {
+    ...pose,
+    azimuth: pose.azimuth + edit.azimuth,
+    polar: Math.min(Math.PI - 0.01, Math.max(0.01, pose.polar + edit.polar)),
+    distance: pose.distance * edit.scale,
+  }
+}
+
 /**
  * Drives `model` and `camera` by the story's place (none: not a story). Runs before the slot's
  * view draws (priority 0 against its 1), and only when the place or the stage's shape changed.
@@ -94,7 +113,7 @@ export function useStory(
     variantNames: readonly string[]
   },
 ): boolean {
-  const { store } = useHost()
+  const { store, report } = useHost()
   const invalidate = useThree((s) => s.invalidate)
   const { model, source, camera, orbit, radius, center, clips, url, variants, variantNames } = scene
   // By value: the worker path receives a new copy of the spec with each description of the slots
@@ -106,6 +125,7 @@ export function useStory(
   const state = useRef({
     place: NaN,
     aspect: NaN,
+    edited: 0,
     action: null as AnimationAction | null,
     variant: undefined as string | null | undefined,
   })
@@ -144,6 +164,33 @@ export function useStory(
     }
   }, [steps, variants, source, invalidate])
   const offset = useMemo(() => new Vector3(), [])
+  // An editor's turn in a preview (the page sends commands only there): the scroll's pose turned
+  // and moved in or out by this much, until the editor resets it.
+  const edit = useRef({ azimuth: 0, polar: 0, scale: 1, version: 0 })
+  // The scroll's pose last drawn, before the editor's turn.
+  const scrolled = useRef<StoryPose | null>(null)
+  useEffect(() => {
+    if (!steps?.length) return
+    store.setCommand(slot.id, (command) => {
+      const e = edit.current
+      if (command.type === 'read-view') {
+        // The turn asked for last, drawn in the next frame or not.
+        const pose = scrolled.current
+        if (pose)
+          report({ type: 'story-view', id: slot.id, fields: storyViewFields(turned(pose, e)) })
+        return
+      }
+      if (command.type === 'rotate') {
+        e.azimuth += command.azimuth
+        e.polar += command.polar
+      } else if (command.type === 'zoom') e.scale *= command.factor
+      else if (command.type === 'reset') Object.assign(e, { azimuth: 0, polar: 0, scale: 1 })
+      else return
+      e.version++
+      invalidate()
+    })
+    return () => store.setCommand(slot.id, null)
+  }, [steps, store, slot.id, report, invalidate])
 
   useFrame(() => {
     if (!steps?.length || !mixer) return
@@ -151,10 +198,13 @@ export function useStory(
     const rect = store.get(slot.id)?.rect
     const aspect = rect && rect.height > 0 ? rect.width / rect.height : 1
     const place = store.scroll(slot.id) ?? 0
-    if (place === s.place && aspect === s.aspect) return
+    const e = edit.current
+    if (place === s.place && aspect === s.aspect && e.version === s.edited) return
     s.place = place
     s.aspect = aspect
-    const pose = storyPose(storyFrames(steps, { radius, center }, aspect), place)
+    s.edited = e.version
+    scrolled.current = storyPose(storyFrames(steps, { radius, center }, aspect), place)
+    const pose = turned(scrolled.current, e)
 
     if (camera.fov !== pose.fov) {
       camera.fov = pose.fov

@@ -180,6 +180,26 @@ export function mixColour(a: string | null, b: string | null, t: number): string
     .join('')}`
 }
 
+/** A step's camera fields as an editor writes them, for one pose: what "copy this view" gives. */
+export type StoryViewFields = { view: string; target: string; field_of_view: number }
+
+/**
+ * The fields that give `pose`'s camera back: its view (azimuth from -180 to 180 degrees, polar
+ * angle, distance), its target in the model's metres and its field of view, rounded to what
+ * an editor can see (a tenth of a degree, a centimetre, a millimetre).
+ */
+export function storyViewFields(
+  pose: Pick<StoryPose, 'azimuth' | 'polar' | 'distance' | 'target' | 'fov'>,
+): StoryViewFields {
+  const azimuth = Math.atan2(Math.sin(pose.azimuth), Math.cos(pose.azimuth))
+  const metres = (value: number, places: number) => `${+value.toFixed(places) || 0}`
+  return {
+    view: `${degrees(azimuth)} ${degrees(pose.polar)} ${metres(pose.distance, 2)}m`,
+    target: pose.target.map((value) => metres(value, 3)).join(' '),
+    field_of_view: +pose.fov.toFixed(1),
+  }
+}
+
 /** The limits of the slice's `min_camera_orbit` and `max_camera_orbit`, where they parse. */
 export type StoryLimits = { min: OrbitLimit | null; max: OrbitLimit | null }
 

@@ -305,6 +305,8 @@ function Model({
         })
         return
       }
+      // A story's (render/story.ts); a viewer's camera is the visitor's to turn, not to copy.
+      if (command.type === 'read-view') return
       if (command.type === 'pick') {
         report({
           type: 'picked',
