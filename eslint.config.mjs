@@ -39,6 +39,48 @@ export default defineConfig([
       ],
     },
   },
+  {
+    // The rules both the site and the services read (rules/: the look, the hotspots, the model
+    // formats, the story, the forms' fields) sit below both: they import neither, nor a renderer.
+    files: ['rules/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(@/|@services/|(\\.\\./)+(src|services|server|scripts)/)',
+              message:
+                'rules/ is what src/ and services/ both read: it imports neither (move the rule here, or the code that needs the site out of rules/).',
+            },
+            {
+              regex: '^(three|react|react-dom|next|@react-three)(/|$)',
+              message: 'rules/ is pure: no renderer, no React, no framework.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The services (the content and mail stand-ins, content:check) read the site's rules from
+    // rules/, never from the site itself.
+    files: ['services/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^@/|(^|/)src/',
+              message:
+                'services/ must not import the site (src/): a rule both read belongs in rules/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   globalIgnores([
     '.next/**',
     '.next-*/**',

@@ -28,7 +28,7 @@ import { startProxy } from '../tests/engines/support/proxy'
 import { launchFirefox } from '../tests/engines/support/firefox'
 import { launchWebKit } from '../tests/engines/support/webkit'
 import { documentFile, urlOf } from '../tests/e2e/support/content'
-import { parseNormal, parseVec3 } from '../src/three/hotspots'
+import { parseNormal, parseVec3 } from '../rules/hotspots'
 import { runBenchmark } from './lib/chromium.mjs'
 import { median } from '../src/three/render/resolution'
 

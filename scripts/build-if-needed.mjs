@@ -20,6 +20,7 @@ import { liveServers } from '../server/serving-marks.mjs'
 const INPUTS = [
   'src',
   'services',
+  'rules',
   'content',
   'customtypes',
   'public',

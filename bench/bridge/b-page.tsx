@@ -7,7 +7,7 @@ import './probe'
 import { createRoot } from 'react-dom/client'
 import CanvasHost from '../../src/three/CanvasHost'
 import { threeStore } from '../../src/three/store'
-import { DEFAULT_CAMERA, DEFAULT_LOOK } from '../../src/three/look'
+import { DEFAULT_CAMERA, DEFAULT_LOOK } from '../../rules/look'
 
 threeStore.register({
   id: 'hero',

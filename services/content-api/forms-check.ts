@@ -4,7 +4,7 @@
 // "sending" or "sent", a trap filled by a password manager with no word why. Each empty field a
 // visitor may need is refused here, in the published documents and in every release, naming the
 // document's file, the slice and the field.
-import { MESSAGE_FIELDS } from '../../src/forms/messages'
+import { MESSAGE_FIELDS } from '../../rules/forms'
 import { slicesOf, type Json } from './hotspots-check'
 import type { ContentProblem, ContentStore } from './store'
 

@@ -14,7 +14,7 @@ import {
   outside,
   parseVec3,
   type HotspotFields,
-} from '../../src/three/hotspots'
+} from '../../rules/hotspots'
 import type { ModelBounds } from './models-check'
 import { metres } from './models-check'
 import { MEDIA_TOKEN, type ContentProblem, type ContentStore } from './store'

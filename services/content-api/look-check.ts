@@ -1,4 +1,4 @@
-// `content:check`'s art direction (src/three/look.ts): each model slice's light, shadow and camera
+// `content:check`'s art direction (rules/look.ts): each model slice's light, shadow and camera
 // fields (the model viewer, the hero's model variation) and the settings document's site-wide
 // look, in the published documents and in every release. A number outside its range is the
 // model's own check (validate.ts, from each Number field's `min` and `max`); here: an orbit, a
@@ -8,7 +8,7 @@
 // nor its poster's alt text. Each problem names the document's file, the slice and the field.
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
-import { lookProblems, type CameraFields, type LookFields } from '../../src/three/look'
+import { lookProblems, type CameraFields, type LookFields } from '../../rules/look'
 import { inspectEnvironment } from './environments/variants'
 import { mediaFile, slicesOf, type Json } from './hotspots-check'
 import type { ContentProblem, ContentStore } from './store'

@@ -9,7 +9,7 @@ import { getBounds, Logger, NodeIO, type Document } from '@gltf-transform/core'
 import { ALL_EXTENSIONS, KHRMaterialsVariants } from '@gltf-transform/extensions'
 import draco3d from 'draco3dgltf'
 import { MeshoptDecoder } from 'meshoptimizer'
-import { unsupportedRequired } from '../../src/three/model-formats'
+import { unsupportedRequired } from '../../rules/model-formats'
 import type { ContentProblem } from './store'
 
 const MODEL = /\.(glb|gltf)$/i

@@ -1,9 +1,9 @@
 // `content:check`'s stories: each step of each story slice (src/slices/ScrollStory), in the
 // published documents and in every release, must have a view that parses and stays within the
 // slice's limits, a target of three numbers, and a clip and a finish its model has (for a model
-// of the content folder that reads). The rules are the site's own (src/three/story/story.ts).
+// of the content folder that reads). The rules are the site's own (rules/story.ts).
 // Each problem names the document's file, the slice and the step's field.
-import { storyLimits, storyStepProblems, type StoryStepFields } from '../../src/three/story/story'
+import { storyLimits, storyStepProblems, type StoryStepFields } from '../../rules/story'
 import { distinct, mediaFile, slicesOf, type Json } from './hotspots-check'
 import type { ContentProblem, ContentStore } from './store'
 

@@ -1,32 +1,6 @@
 import type { MailErrorKind } from '@/lib/mail/errors'
 import type { FieldErrorCode } from './limits'
 
-/**
- * The form slices' fields these words come from (`formMessages`, src/lib/mail/slice.ts), which
- * `content:check` requires filled (services/content-api/forms-check.ts).
- */
-export const MESSAGE_FIELDS = [
-  'submit_label',
-  'sending_message',
-  'success_message',
-  'message_id_label',
-  'queued_message',
-  'error_required',
-  'error_too_long',
-  'error_email',
-  'error_characters',
-  'error_invalid',
-  'error_blocked',
-  'error_headless',
-  'error_unavailable',
-  'too_fast_message',
-  'trap_message',
-  'honeypot_label',
-  'copy_label',
-  'copied_label',
-  'mailto_label',
-] as const
-
 /** Every word a form shows, from the CMS (the slice's fields). No page text lives in code. */
 export type FormMessages = {
   submit: string

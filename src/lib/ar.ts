@@ -3,7 +3,7 @@
 // and the unit tests share it. Written here rather than taken from `<model-viewer>`, whose AR
 // code is part of its custom element and not published on its own.
 
-import type { SceneLook } from '@/three/look'
+import type { SceneLook } from '@rules/look'
 import { variantUrl } from '@/three/model-variant'
 
 /** What the model viewer slice asks of AR (src/three/fields.ts reads it from the slice). */

@@ -15,7 +15,7 @@
 // scene moves by itself, and context loss and restore.
 import { useEffect, useRef, useState } from 'react'
 import { threeStore, type SceneSpec, type ViewCommand } from './store'
-import type { SceneCamera, SceneLook } from './look'
+import type { SceneCamera, SceneLook } from '@rules/look'
 import type {
   DebugFlags,
   FromRenderer,

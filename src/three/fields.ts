@@ -11,10 +11,10 @@ import {
   siteLook,
   type LookFields,
   type SceneLook,
-} from './look'
+} from '@rules/look'
 import type { SceneHotspot, SceneSpec } from './store'
-import { parseNormal, parseOrbit, parseVec3 } from './hotspots'
-import { storyKeyframes } from './story/story'
+import { parseNormal, parseOrbit, parseVec3 } from '@rules/hotspots'
+import { storyKeyframes } from '@rules/story'
 
 type ProceduralSpec = Extract<SceneSpec, { kind: 'procedural' }>
 

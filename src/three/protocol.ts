@@ -4,7 +4,7 @@
 // `init`).
 import type { PickedPoint, SceneSpec, ViewCommand, ViewOrbit } from './store'
 import type { ModelChoice } from './model-variant'
-import type { StoryViewFields } from './story/story'
+import type { StoryViewFields } from '@rules/story'
 
 /** A stage's box in CSS pixels, relative to the viewport (getBoundingClientRect's numbers). */
 export type Rect = { left: number; top: number; width: number; height: number }

@@ -4,8 +4,8 @@
 // React trees (the host is portalled once into <body>).
 
 import { startTransition, useEffect, useState } from 'react'
-import type { SceneCamera, SceneLook } from './look'
-import type { StoryKeyframe } from './story/story'
+import type { SceneCamera, SceneLook } from '@rules/look'
+import type { StoryKeyframe } from '@rules/story'
 
 /** What a scene shows. Built on the server from a slice's fields (see `fields.ts`). */
 export type SceneSpec =
@@ -53,7 +53,7 @@ export type ArtDirection = {
 
 /**
  * A hotspot the viewer pins on its model: what the editor wrote in the slice, parsed
- * (src/three/hotspots.ts). The renderer projects `position` and `normal` (the model's own
+ * (rules/hotspots.ts). The renderer projects `position` and `normal` (the model's own
  * coordinates) to the stage each frame; the page draws the button there.
  */
 export type SceneHotspot = {

@@ -27,7 +27,7 @@ import {
   type LookSetting,
 } from './support/look'
 import { modelMask, ssim } from './support/ssim'
-import { DEFAULT_CAMERA, DEFAULT_LOOK } from '../../src/three/look'
+import { DEFAULT_CAMERA, DEFAULT_LOOK } from '../../rules/look'
 
 const VIEWER = 2
 const STAGE = '.slice-model-viewer [data-3d-stage]'

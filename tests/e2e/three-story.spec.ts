@@ -7,8 +7,8 @@ import * as prismic from '@prismicio/client'
 import { expect, test, type Page } from '@playwright/test'
 import sharp from 'sharp'
 import { flingLags, lagFigures, scrollToPlace } from '../fixtures/story'
-import { parseOrbit } from '../../src/three/hotspots'
-import { storyLimits, storyStepProblems } from '../../src/three/story/story'
+import { parseOrbit } from '../../rules/hotspots'
+import { storyLimits, storyStepProblems } from '../../rules/story'
 import {
   changedShare,
   frames,

@@ -13,7 +13,7 @@ import {
   waitLive,
 } from './three-helpers'
 import { showcaseHotspots } from './support/content'
-import { hotspotProblems, parseNormal, parseOrbit, parseVec3 } from '../../src/three/hotspots'
+import { hotspotProblems, parseNormal, parseOrbit, parseVec3 } from '../../rules/hotspots'
 import { axeViolations } from './support/axe'
 
 // The showcase page holds the three kinds of scene, in this order.

@@ -27,6 +27,7 @@ export const base = defineConfig({
     alias: {
       '@': path.join(root, 'src'),
       '@services': path.join(root, 'services'),
+      '@rules': path.join(root, 'rules'),
     },
   },
   test: {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { PerspectiveCamera, Vector3 } from 'three'
 import { applyCommand, frameModel, orbitOf } from '@/three/render/camera'
-import { DEFAULT_CAMERA, type SceneCamera } from '@/three/look'
+import { DEFAULT_CAMERA, type SceneCamera } from '@rules/look'
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js'
 
 // The viewer's camera as the showcase's editor set it: a start at -30° round and 68° down,

@@ -18,7 +18,7 @@ import {
 } from '../../services/content-api/environments/variants'
 import { createMediaHandler } from '../../services/content-api/images/media'
 
-// An environment an editor uploads (src/three/look.ts): a Radiance HDR read and written as three's
+// An environment an editor uploads (rules/look.ts): a Radiance HDR read and written as three's
 // HDRLoader reads it, and made as small as each device needs, the largest studio file included.
 
 /** Linear RGB pixels of a test picture: a bright band on the top row, grey elsewhere. */

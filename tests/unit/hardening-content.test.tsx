@@ -1,4 +1,4 @@
-import { DEFAULT_LOOK } from '@/three/look'
+import { DEFAULT_LOOK } from '@rules/look'
 import { createElement } from 'react'
 import { renderToString } from 'react-dom/server'
 import { SliceZone } from '@prismicio/react'

@@ -1,4 +1,4 @@
-import { DEFAULT_LOOK } from '@/three/look'
+import { DEFAULT_LOOK } from '@rules/look'
 import { readFileSync, readdirSync, existsSync } from 'node:fs'
 import path from 'node:path'
 import { createElement } from 'react'

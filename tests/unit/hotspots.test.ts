@@ -7,10 +7,10 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { checkHotspots } from '@services/content-api/hotspots-check'
 import { checkModels } from '@services/content-api/models-check'
 import { checkFolder } from '@services/content-api/validate'
-import { hotspotProblems, parseNormal, parseOrbit, parseVec3 } from '@/three/hotspots'
+import { hotspotProblems, parseNormal, parseOrbit, parseVec3 } from '@rules/hotspots'
 
 /**
- * A model viewer's hotspots (src/three/hotspots.ts): the position, normal and view an editor
+ * A model viewer's hotspots (rules/hotspots.ts): the position, normal and view an editor
  * types, read the same way by the page and by `content:check`, which names the document, the
  * slice and the field of each that is wrong, and refuses a position far off its model.
  */

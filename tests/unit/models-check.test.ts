@@ -9,7 +9,7 @@ import {
   modelSize,
   sizeProblem,
 } from '../../services/content-api/models-check'
-import { PLUGIN_EXTENSIONS, SUPPORTED_EXTENSIONS } from '../../src/three/model-formats'
+import { PLUGIN_EXTENSIONS, SUPPORTED_EXTENSIONS } from '../../rules/model-formats'
 import { modelIO } from '../../services/content-api/models/io'
 import { brokenModels, modelCorpus } from '../fixtures/model-corpus'
 

@@ -153,7 +153,7 @@ describe('/3d-models', () => {
     expect(await response.text()).toMatch(/not a glTF model/)
   })
 
-  it("serves an environment (src/three/look.ts) as it is, and at each tier's size: an HDR, a JPEG", async () => {
+  it("serves an environment (rules/look.ts) as it is, and at each tier's size: an HDR, a JPEG", async () => {
     const hdr = `${upstream.origin}/media/environments/studio.hdr`
     const original = await ask(hdr)
     expect(original.status).toBe(200)

@@ -20,7 +20,7 @@ import { gltfJson } from '@services/content-api/models-check'
 import { checkBytes, checkContents } from '@services/content-api/models/limits'
 import { overHighBudget, reportModels } from '@services/content-api/models/report'
 import { createModelVariants } from '@services/content-api/models/variants'
-import { SUPPORTED_EXTENSIONS } from '@/three/model-formats'
+import { SUPPORTED_EXTENSIONS } from '@rules/model-formats'
 import { modelCorpus, type CorpusModel } from '../fixtures/model-corpus'
 
 // What a client gets for each tier: the variants of the model corpus (tests/fixtures/), the heavy

@@ -12,11 +12,11 @@ import {
   storyStepProblems,
   storyViewFields,
   type StoryFrame,
-} from '@/three/story/story'
-import { parseOrbit, parseVec3 } from '@/three/hotspots'
+} from '@rules/story'
+import { parseOrbit, parseVec3 } from '@rules/hotspots'
 
 /**
- * A story told by scroll (src/three/story/story.ts): the steps an editor writes, the pose the
+ * A story told by scroll (rules/story.ts): the steps an editor writes, the pose the
  * stage shows at each place between them, where the visitor is from the steps' positions, and
  * what `content:check` refuses, naming the document, the slice and the step.
  */

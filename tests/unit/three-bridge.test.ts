@@ -9,7 +9,7 @@ import {
 } from '@/three/webgl-probe'
 import { createSceneStore } from '@/three/render/scene-store'
 import type { SceneSlot } from '@/three/protocol'
-import { DEFAULT_CAMERA, DEFAULT_LOOK } from '@/three/look'
+import { DEFAULT_CAMERA, DEFAULT_LOOK } from '@rules/look'
 
 const slot = (id: string, top: number): SceneSlot => ({
   id,

@@ -9,7 +9,7 @@ import {
   resolveCamera,
   resolveLook,
   siteLook,
-} from '../../src/three/look'
+} from '../../rules/look'
 
 // Art direction as content (#61): how a slice's fields, over the site's, become the look and the
 // camera the renderer draws with; and what `content:check` refuses beyond the model's own bounds.

@@ -1,5 +1,5 @@
 // Radiance HDR (RGBE, `.hdr`) files: their header, and a smaller copy, for the environment an
-// editor uploads (src/three/look.ts). A studio's HDR is often 4K to 16K wide and tens of
+// editor uploads (rules/look.ts). A studio's HDR is often 4K to 16K wide and tens of
 // megabytes; a phone needs a few hundred pixels of it to light a model. The copy is made while the
 // file is read, one scanline at a time, into the smaller picture's sums (a box filter), so a
 // 30 MB file never sits in memory as floats.

@@ -1,4 +1,4 @@
-// An environment file (src/three/look.ts) at the size a device needs, as the site's images and
+// An environment file (rules/look.ts) at the size a device needs, as the site's images and
 // models are served: `?tier=low|high`, and `&sky=1` when the environment also shows behind the
 // model. Light needs few pixels (the renderer prefilters the map to a cube a quarter of its width),
 // a backdrop more. Never larger than the upload; an environment asked for without `tier` is the

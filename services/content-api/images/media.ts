@@ -46,7 +46,7 @@ const CONTENT_TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml',
   '.glb': 'model/gltf-binary',
   '.gltf': 'model/gltf+json',
-  // Radiance's registered type: an environment an editor uploads (src/three/look.ts).
+  // Radiance's registered type: an environment an editor uploads (rules/look.ts).
   '.hdr': 'image/vnd.radiance',
   '.ktx2': 'image/ktx2',
   '.mp4': 'video/mp4',
@@ -61,7 +61,7 @@ const RASTER = new Set(['.png', '.jpg', '.jpeg', '.webp', '.avif', '.gif'])
 const MODELS = new Set(['.glb', '.gltf'])
 
 /**
- * Files that may be an environment (src/three/look.ts): an HDR always takes Facet's environment
+ * Files that may be an environment (rules/look.ts): an HDR always takes Facet's environment
  * parameters (`tier`, `sky`); a JPEG, PNG or AVIF asked for with `tier` does too.
  */
 const ENVIRONMENTS = new Set(['.hdr', '.jpg', '.jpeg', '.png', '.avif'])

@@ -19,7 +19,7 @@ import {
   makeEnvironmentVariant,
   parseEnvironmentParams,
 } from '@services/content-api/environments/variants'
-import { ENVIRONMENT_FILES } from '@/three/look'
+import { ENVIRONMENT_FILES } from '@rules/look'
 
 /**
  * `/3d-models?src=<a Prismic asset URL>[&tier=low|high]`: models on Prismic's asset CDN served
@@ -144,7 +144,7 @@ export function createModelProxy({ scope = {}, variants: options }: ModelProxyOp
   }
 
   /**
-   * An environment file (src/three/look.ts) at the size its query asks for (`tier`, `sky`), or as
+   * An environment file (rules/look.ts) at the size its query asks for (`tier`, `sky`), or as
    * it is: its bytes kept with the models' sources, each size made once.
    */
   const environment = async (src: URL, query: URLSearchParams): Promise<Response> => {

@@ -1,4 +1,4 @@
-import type { SceneLook } from '@/three/look'
+import type { SceneLook } from '@rules/look'
 
 /** What a page hands its slices through the SliceZone's `context`. */
 export type SliceContext = {

@@ -1,6 +1,7 @@
 import type { Content } from '@prismicio/client'
 import { createClient } from '@/prismicio'
-import type { FormMessages, MESSAGE_FIELDS } from '@/forms/messages'
+import type { FormMessages } from '@/forms/messages'
+import type { MESSAGE_FIELDS } from '@rules/forms'
 import { publicMailOptions, type PublicMailOptions } from './options'
 
 type MessageFields = Pick<Content.ContactFormSlice['primary'], (typeof MESSAGE_FIELDS)[number]>

@@ -8,7 +8,7 @@
 import { useMemo } from 'react'
 import { Spherical, Vector3, type PerspectiveCamera } from 'three'
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js'
-import type { SceneCamera } from '../look'
+import type { SceneCamera } from '@rules/look'
 import type { ViewCommand, ViewOrbit } from '../store'
 
 /** A camera distance that fits a sphere of `radius` in the view, whatever the stage's shape. */

@@ -37,7 +37,7 @@ import { RoomEnvironment } from 'three/examples/jsm/environments/RoomEnvironment
 import { HDRLoader } from 'three/examples/jsm/loaders/HDRLoader.js'
 import { takePrefetched } from './prefetch'
 import { prefiltered, release } from './room-environment'
-import type { EnvironmentPreset, SceneEnvironment } from '../look'
+import type { EnvironmentPreset, SceneEnvironment } from '@rules/look'
 
 /** A low tier's light from an environment: its harmonics, and a key light from its brightest part. */
 export type Irradiance = {

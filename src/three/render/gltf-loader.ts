@@ -22,7 +22,7 @@ import { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.j
 // KHR_materials_variants, which three's GLTFLoader leaves to this plugin (its docs point to it):
 // the variants' names and a way to switch a model's materials to one, loading them on demand.
 import MaterialsVariants from 'three-gltf-extensions/loaders/KHR_materials_variants/KHR_materials_variants.js'
-import { unsupportedRequired } from '../model-formats'
+import { unsupportedRequired } from '@rules/model-formats'
 import { DECODER_FILES, DECODERS_PATH } from './decoders'
 import { decodersChunk } from './decoder-prefetch'
 import { fetchAhead } from '../fetch-ahead'

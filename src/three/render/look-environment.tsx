@@ -9,7 +9,7 @@
 import { useLayoutEffect, useMemo } from 'react'
 import { useThree } from '@react-three/fiber'
 import type { WebGLRenderer } from 'three'
-import type { SceneEnvironment, SceneLook } from '../look'
+import type { SceneEnvironment, SceneLook } from '@rules/look'
 import { environmentUrlFor } from '../model-variant'
 import type { SceneSlot } from '../protocol'
 import {

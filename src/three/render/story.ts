@@ -29,7 +29,7 @@ import {
   type StoryFrame,
   type StoryKeyframe,
   type StoryPose,
-} from '../story/story'
+} from '@rules/story'
 import type { SceneSlot } from '../protocol'
 
 /**

@@ -6,7 +6,7 @@ import {
   NeutralToneMapping,
   type ToneMapping as ThreeToneMapping,
 } from 'three'
-import type { ToneMapping } from '../look'
+import type { ToneMapping } from '@rules/look'
 
 const BY_NAME: Record<ToneMapping, ThreeToneMapping> = {
   neutral: NeutralToneMapping,

@@ -2,7 +2,7 @@
 
 import { useCallback, useEffect, useRef, type ReactNode } from 'react'
 import ThreeSlot, { type ThreeSlotProps } from '../ThreeSlot'
-import { between, mixColour, storyProgress } from './story'
+import { between, mixColour, storyProgress } from '@rules/story'
 
 /** Whether the visitor asked for reduced motion; one query, kept (it is read every frame). */
 let reduced: MediaQueryList | null = null

@@ -4,7 +4,7 @@
 // of a step's fields, and copies them. Made here, in the host's chunk: visitors' pages carry
 // nothing of it.
 import type { SlotEntry, ViewCommand } from '../store'
-import type { StoryViewFields } from './story'
+import type { StoryViewFields } from '@rules/story'
 import { wireViewer } from '../viewer/gestures'
 
 const HINT = 'Scroll to a step, drag the model to turn it, then copy this view into the step.'

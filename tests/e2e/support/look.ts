@@ -1,9 +1,9 @@
-// Each art direction setting (src/three/look.ts) at the two ends of its range, for the tests that
+// Each art direction setting (rules/look.ts) at the two ends of its range, for the tests that
 // check its effect on the drawn stage (three-look.spec.ts, the engines) and for
 // `npm run bench:look`, which measures it and draws docs/3d-models.md's pictures. A setting is
 // applied to the showcase's viewer through the debug hook's `respec` (`?debug3d`), as a preview's
 // new content would reach it; some then need the visitor to act (turn, zoom) or time to pass.
-import type { SceneCamera, SceneLook } from '../../../src/three/look'
+import type { SceneCamera, SceneLook } from '../../../rules/look'
 
 /** Parts of a slot's look and camera, as the debug hook's `respec` takes them. */
 export type LookPatch = { look?: Partial<SceneLook>; camera?: Partial<SceneCamera> }

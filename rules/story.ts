@@ -6,8 +6,8 @@
 // finish, an exposure and a background. The scroll is the timeline: `progress` runs from 0 (the
 // first step) to the number of steps less one (the last), and the picture at a progress is a pure
 // function of it (`storyPose`), so a position reached from above and from below shows the same.
-import { parseOrbit, parseVec3, type Orbit, type Vec3 } from '../hotspots'
-import { parseOrbitLimit, RANGES, type FieldProblem, type OrbitLimit } from '../look'
+import { parseOrbit, parseVec3, type Orbit, type Vec3 } from './hotspots'
+import { parseOrbitLimit, RANGES, type FieldProblem, type OrbitLimit } from './look'
 
 /** One step's fields as the Content API gives them (the slice's `steps` group). */
 export type StoryStepFields = {
