@@ -77,6 +77,9 @@ function showVariant(model: Object3D, name: string | null) {
   })
 }
 
+/** How many times the model's shape has changed: a mutable count, read each frame. */
+export type ShapeChanges = { count: number }
+
 /** An editor's turn: `pose` turned, tilted (never over a pole) and moved in or out. */
 function turned(
   pose: StoryPose,
@@ -93,8 +96,9 @@ function turned(
 /**
  * Drives `model` and `camera` by the story's place (none: not a story). Runs before the slot's
  * view draws (priority 0 against its 1), and only when the place or the stage's shape changed.
- * Returns whether the model's own shape moves with the scroll (a clip is scrubbed): the ground
- * shadow is then drawn again with it.
+ * Returns a count of the changes to the model's own shape (the scrubbed clip's time), which the
+ * ground shadow follows: drawn again only in the frames that change it, not in every frame a
+ * scroll draws (its five passes are most of a frame on a software renderer).
  */
 export function useStory(
   slot: SceneSlot,
@@ -112,7 +116,7 @@ export function useStory(
     variants: Partial<VariantFunctions> | undefined
     variantNames: readonly string[]
   },
-): boolean {
+): ShapeChanges {
   const { store, report } = useHost()
   const invalidate = useThree((s) => s.invalidate)
   const { model, source, camera, orbit, radius, center, clips, url, variants, variantNames } = scene
@@ -126,6 +130,8 @@ export function useStory(
     place: NaN,
     aspect: NaN,
     edited: 0,
+    /** The action whose pose the model last took. */
+    shaped: null as AnimationAction | null,
     action: null as AnimationAction | null,
     variant: undefined as string | null | undefined,
   })
@@ -135,12 +141,12 @@ export function useStory(
     return () => {
       s.action?.stop()
       s.action = null
+      s.shaped = null
       s.variant = undefined
       mixer?.uncacheRoot(model)
     }
   }, [mixer, model])
-  // A story whose steps name no clip scrubs the model's first, if it has one.
-  const scrubbed = !!steps && clips.length > 0
+  const shape = useMemo<ShapeChanges>(() => ({ count: 0 }), [])
   useEffect(() => {
     return () => store.setExposure(slot.id, null)
   }, [store, slot.id])
@@ -230,8 +236,13 @@ export function useStory(
         action.paused = true
         s.action = action
       }
-      action.time = Math.min(pose.time, clip.duration)
-      mixer.update(0)
+      const time = Math.min(pose.time, clip.duration)
+      if (action.time !== time || s.action !== s.shaped) {
+        action.time = time
+        mixer.update(0)
+        s.shaped = s.action
+        shape.count++
+      }
     }
 
     const variant =
@@ -242,5 +253,5 @@ export function useStory(
     }
     store.setExposure(slot.id, pose.exposure)
   })
-  return scrubbed
+  return shape
 }

@@ -224,7 +224,7 @@ function Model({
   // The page offers a pause for what moves by itself: the turntable or auto-rotate, a clip.
   useReportMoves(slot, rotates || animated)
   // A story: the camera, the clip, the finish and the exposure follow the visitor's scroll.
-  const scrubbed = useStory(slot, spec.kind === 'model' ? spec.story : undefined, {
+  const shape = useStory(slot, spec.kind === 'model' ? spec.story : undefined, {
     model,
     source: gltf.scene,
     camera,
@@ -402,7 +402,8 @@ function Model({
           bottom={-size.y / 2}
           intensity={shadow.intensity}
           softness={shadow.softness}
-          moving={(animated && mayAnimate) || scrubbed}
+          moving={animated && mayAnimate}
+          shape={shape}
         />
       </group>
     </>
