@@ -130,18 +130,28 @@ async function changedFrom(engine: Engine, from: Buffer): Promise<Buffer> {
   return picture
 }
 
+/** An engine set as `setting`, launched for the tests of the block that calls this. */
+function launched(
+  launch: (site: string, setting: Setting) => Promise<Engine>,
+  setting: Setting,
+): () => Engine {
+  let engine: Engine | undefined
+  beforeAll(async () => {
+    engine = await launch(inject('origin'), setting)
+  })
+  afterAll(async () => {
+    await engine?.close()
+  })
+  return () => engine!
+}
+
 for (const [label, launch] of ENGINES)
   describe(`${label}: the story told by scroll`, () => {
     describe('as most visitors have their engine set', () => {
-      let engine: Engine
-      beforeAll(async () => {
-        engine = await launch(inject('origin'), 'default')
-      })
-      afterAll(async () => {
-        await engine?.close()
-      })
+      const current = launched(launch, 'default')
 
       it('stays pinned and changes its stage between each pair of steps, shows one place the same from above and below, and draws each frame for its scroll', async () => {
+        const engine = current()
         await openLive(engine)
         const steps = await stepCount(engine)
         const pictures: Buffer[] = []
@@ -179,15 +189,10 @@ for (const [label, launch] of ENGINES)
     })
 
     describe('with reduced motion', () => {
-      let engine: Engine
-      beforeAll(async () => {
-        engine = await launch(inject('origin'), 'reduced motion')
-      })
-      afterAll(async () => {
-        await engine?.close()
-      })
+      const current = launched(launch, 'reduced motion')
 
       it('shows each step as a still, changed where one step’s half meets the next', async () => {
+        const engine = current()
         expect(
           await engine.evaluate(() => matchMedia('(prefers-reduced-motion: reduce)').matches),
         ).toBe(true)
@@ -206,15 +211,10 @@ for (const [label, launch] of ENGINES)
     })
 
     describe('without WebGL', () => {
-      let engine: Engine
-      beforeAll(async () => {
-        engine = await launch(inject('origin'), 'no WebGL')
-      })
-      afterAll(async () => {
-        await engine?.close()
-      })
+      const current = launched(launch, 'no WebGL')
 
       it('shows each step’s still image beside its text', async () => {
+        const engine = current()
         await engine.goto('/en-us/story')
         const state = await waitFor(
           engine,
