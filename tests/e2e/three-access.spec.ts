@@ -349,7 +349,22 @@ for (const path of RENDER_PATHS) {
  * a second on the low tier, `?debug3d=motion`) draws a dozen frames.
  */
 async function expectStill(page: Page, stage: Locator) {
-  const before = await pixels(stage)
+  // Settled first: a worker's last frame from before the pause (or its shadow's, just after the
+  // first) reaches the screen a compositor frame or more after the page hears of it, and under
+  // CI's load a picture came between (1.5% of the stage changed). A scene that goes on moving
+  // never gives two pictures alike, and then changes in the 600 ms after.
+  let before = await pixels(stage)
+  await expect
+    .poll(
+      async () => {
+        const next = await pixels(stage)
+        const settled = changedShare(before, next) === 0
+        before = next
+        return settled
+      },
+      { message: 'the stage to settle', timeout: 5_000 },
+    )
+    .toBe(true)
   await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 600)))
   expect(changedShare(before, await pixels(stage))).toBe(0)
 }
