@@ -237,12 +237,12 @@ export function useStory(
         s.action = action
       }
       const time = Math.min(pose.time, clip.duration)
-      if (action.time !== time || s.action !== s.shaped) {
-        action.time = time
-        mixer.update(0)
-        s.shaped = s.action
-        shape.count++
-      }
+      // Applied in every frame the story draws (cheap); a change of shape is counted for the
+      // ground shadow only when the time or the clip moved.
+      if (action.time !== time || s.action !== s.shaped) shape.count++
+      s.shaped = s.action
+      action.time = time
+      mixer.update(0)
     }
 
     const variant =
