@@ -120,12 +120,25 @@ for (const path of RENDER_PATHS)
       // frame lands a compositor frame or more after the page hears it was drawn: under load, more
       // than two pictures in a row apart).
       let difference = 1
-      await expect
-        .poll(async () => (difference = changedShare(above, await stagePicture(page))), {
-          message: 'one place from above and from below',
-          timeout: 10_000,
-        })
-        .toBeLessThan(0.001)
+      let below = above
+      try {
+        await expect
+          .poll(
+            async () => (difference = changedShare(above, (below = await stagePicture(page)))),
+            { message: 'one place from above and from below', timeout: 10_000 },
+          )
+          .toBeLessThan(0.001)
+      } catch (error) {
+        // Both pictures beside the test's results, to see what differs (a finish, the clip's pose).
+        for (const [name, picture] of [
+          ['from-above', above],
+          ['from-below', below],
+        ] as const)
+          await sharp(picture.data, {
+            raw: { width: picture.width, height: picture.height, channels: 3 },
+          }).toFile(test.info().outputPath(`${name}.png`))
+        throw error
+      }
       console.log(`story (${path}): one place from above and below differs by ${difference}`)
       expect(changedShare(above, pictures[1]!)).toBeGreaterThan(0.02)
     })
