@@ -18,6 +18,7 @@ import {
 import { announced, forget, readOn, startScreenReader } from './support/screen-reader'
 import { documentFile, showcaseHotspots } from './support/content'
 import { slotWords } from '../../src/three/viewer/words'
+import { settledPicture } from '../fixtures/settle'
 
 const PROCEDURAL = 0
 const VIEWER = 2
@@ -130,7 +131,7 @@ for (const path of RENDER_PATHS) {
       // Asked for reduced motion: every 3D that moves starts paused, its button offering play.
       await expect(root.getByRole('button', { name: viewer.play_label })).toBeVisible()
       await expect(root.getByRole('button', { name: viewer.pause_label })).toHaveCount(0)
-      await expectStill(page, stage)
+      await expectStill(stage)
 
       const cdp = await context.newCDPSession(page)
       await centreStage(page)
@@ -214,13 +215,13 @@ for (const path of RENDER_PATHS) {
       await expect(pause).toBeVisible()
       await pause.click()
       await expect(hero.root.getByRole('button', { name: words.play })).toBeFocused()
-      await expectStill(page, hero.stage)
+      await expectStill(hero.stage)
 
       // The viewer was paused with it (one choice for the visit): its lamp no longer turns.
       await waitLive(page, VIEWER)
       const { root, stage } = slot(page, VIEWER)
       await expect(root.getByRole('button', { name: viewer.play_label })).toBeVisible()
-      await expectStill(page, stage)
+      await expectStill(stage)
 
       // Each view button, one click: the view changes (the model turned, tilted or zoomed).
       const first = await pixels(stage)
@@ -333,7 +334,7 @@ for (const path of RENDER_PATHS) {
       const home = slot(page, 0)
       const play = home.root.getByRole('button', { name: words.play })
       await expect(play).toBeVisible()
-      await expectStill(page, home.stage)
+      await expectStill(home.stage)
       await play.click()
       last = await pixels(home.stage)
       await expect
@@ -345,28 +346,16 @@ for (const path of RENDER_PATHS) {
 }
 
 /**
- * The stage holds still: the same pixels now and after 600 ms, in which a moving scene (20 frames
- * a second on the low tier, `?debug3d=motion`) draws a dozen frames.
+ * The stage holds still: the same pixels in two pictures in a row and 600 ms later, in which a
+ * moving scene (20 frames a second on the low tier, `?debug3d=motion`) draws a dozen frames. The
+ * worker's last frame from before the pause may land between the first two (`settledPicture`).
  */
-async function expectStill(page: Page, stage: Locator) {
-  // Settled first: a worker's last frame from before the pause (or its shadow's, just after the
-  // first) reaches the screen a compositor frame or more after the page hears of it, and under
-  // CI's load a picture came between (1.5% of the stage changed). A scene that goes on moving
-  // never gives two pictures alike, and then changes in the 600 ms after.
-  let before = await pixels(stage)
-  await expect
-    .poll(
-      async () => {
-        const next = await pixels(stage)
-        const settled = changedShare(before, next) === 0
-        before = next
-        return settled
-      },
-      { message: 'the stage to settle', timeout: 5_000 },
-    )
-    .toBe(true)
-  await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 600)))
-  expect(changedShare(before, await pixels(stage))).toBe(0)
+async function expectStill(stage: Locator) {
+  await settledPicture(
+    () => pixels(stage),
+    (a, b) => changedShare(a, b) === 0,
+    { quietMs: 600, timeoutMs: 5_000 },
+  )
 }
 
 test.describe('what a screen reader hears', () => {

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs'
 import * as prismic from '@prismicio/client'
 import { expect, test, type Page } from '@playwright/test'
 import sharp from 'sharp'
+import { settledPicture } from '../fixtures/settle'
 import { flingLags, lagFigures, scrollToPlace } from '../fixtures/story'
 import { parseOrbit } from '../../rules/hotspots'
 import { storyLimits, storyStepProblems } from '../../rules/story'
@@ -40,7 +41,7 @@ async function scrollTo(page: Page, place: number) {
  * scroll: the window's pixels in its box, whole pixels (the stage sits on a fraction of a pixel,
  * and a picture of the element itself would be a pixel taller at one place than another). A
  * worker's frame reaches the screen in a compositor frame of its own, after the page hears it was
- * drawn: the picture is taken again until two in a row agree.
+ * drawn: the picture is taken again until it holds (`settledPicture`).
  */
 async function stagePicture(page: Page): Promise<Pixels> {
   await frames(page)
@@ -59,13 +60,7 @@ async function stagePicture(page: Page): Promise<Pixels> {
       .toBuffer({ resolveWithObject: true })
     return { data, width: info.width, height: info.height }
   }
-  let last = await shot()
-  for (let i = 0; i < 10; i++) {
-    const next = await shot()
-    if (next.data.equals(last.data)) return next
-    last = next
-  }
-  throw new Error('the stage did not hold still: ten pictures in a row differed')
+  return settledPicture(shot, (a, b) => a.data.equals(b.data))
 }
 
 const stageTop = (page: Page) =>

@@ -6,6 +6,7 @@
 // each step is a still; without WebGL each step shows its still image. The recorder hears no
 // error and no policy violation.
 import sharp from 'sharp'
+import { settledPicture } from '../fixtures/settle'
 import { flingLags, lagFigures, scrollToPlace, shownStill } from '../fixtures/story'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { until, waitFor, type Engine } from './support/engine'
@@ -62,21 +63,16 @@ async function scrollTo(engine: Engine, place: number) {
   )
 }
 
-/** The stage's pixels, taken again until two pictures in a row agree (a worker's frame lands late). */
-async function stage(engine: Engine): Promise<Buffer> {
-  let last = await sharp(await engine.screenshot(STAGE))
-    .removeAlpha()
-    .raw()
-    .toBuffer()
-  for (let i = 0; i < 10; i++) {
-    const next = await sharp(await engine.screenshot(STAGE))
-      .removeAlpha()
-      .raw()
-      .toBuffer()
-    if (next.equals(last)) return next
-    last = next
-  }
-  return last
+/** The stage's pixels once they hold (`settledPicture`: a worker's frame lands late). */
+function stage(engine: Engine): Promise<Buffer> {
+  return settledPicture(
+    async () =>
+      sharp(await engine.screenshot(STAGE))
+        .removeAlpha()
+        .raw()
+        .toBuffer(),
+    (a, b) => a.equals(b),
+  )
 }
 
 /** The share of pixels that differ between two pictures of the stage. */
