@@ -7,7 +7,13 @@
 // first step) to the number of steps less one (the last), and the picture at a progress is a pure
 // function of it (`storyPose`), so a position reached from above and from below shows the same.
 import { parseOrbit, parseVec3, type Orbit, type Vec3 } from './hotspots'
-import { parseOrbitLimit, RANGES, type FieldProblem, type OrbitLimit } from './look'
+import {
+  parseOrbitLimit,
+  RANGES,
+  type FieldProblem,
+  type OrbitLimit,
+  type OrbitLimits,
+} from './look'
 
 /** One step's fields as the Content API gives them (the slice's `steps` group). */
 export type StoryStepFields = {
@@ -178,6 +184,46 @@ export function mixColour(a: string | null, b: string | null, t: number): string
         .padStart(2, '0'),
     )
     .join('')}`
+}
+
+/** An editor's turn in a preview, on top of the scroll's pose: turned, tilted, moved in or out. */
+export type StoryEdit = { azimuth: number; polar: number; scale: number }
+
+/** How far an editor's zoom moves the camera where the slice sets no distance limit. */
+const EDIT_SCALE: [number, number] = [0.25, 4]
+
+/**
+ * `pose` turned by an editor's `edit`, kept inside the slice's limits (the camera's, as the
+ * viewer keeps them: never over a pole; without a distance limit, a quarter to four times the
+ * step's distance), so that "copy this view" gives a view `content:check` takes. A limit the
+ * scroll's own pose is past is widened to it: no edit, no change. Also the edit that reaches the
+ * pose, to keep in place of `edit`: a drag on past a limit does not pile up, so the way back
+ * moves the stage at once.
+ */
+export function turnedPose(
+  pose: StoryPose,
+  edit: StoryEdit,
+  limits: OrbitLimits,
+): { pose: StoryPose; edit: StoryEdit } {
+  const within = (value: number, base: number, [low, high]: readonly [number, number]) =>
+    clamp(value, Math.min(low, base), Math.max(high, base))
+  // Directions written from -180 to 180 degrees, as the copy writes them and the limits are read.
+  const wrap = (angle: number) => Math.atan2(Math.sin(angle), Math.cos(angle))
+  const base = wrap(pose.azimuth)
+  const azimuth = within(wrap(base + edit.azimuth), base, limits.azimuth)
+  const polar = within(pose.polar + edit.polar, pose.polar, [
+    Math.max(0.01, limits.polar[0]),
+    Math.min(Math.PI - 0.01, limits.polar[1]),
+  ])
+  const [near, far] = limits.distance
+  const distance = within(pose.distance * edit.scale, pose.distance, [
+    near ?? pose.distance * EDIT_SCALE[0],
+    far ?? pose.distance * EDIT_SCALE[1],
+  ])
+  return {
+    pose: { ...pose, azimuth, polar, distance },
+    edit: { azimuth: azimuth - base, polar: polar - pose.polar, scale: distance / pose.distance },
+  }
 }
 
 /** A step's camera fields as an editor writes them, for one pose: what "copy this view" gives. */

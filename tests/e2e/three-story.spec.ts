@@ -263,6 +263,30 @@ test('in a preview, the draft story shows, and “copy this view” gives the ca
     storyStepProblems(turned, storyLimits(slice), null).map((problem) => problem.message),
   ).toEqual([])
 
+  // Tilted far over the top and moved far out (Ctrl and the wheel): the stage stops at the
+  // slice's limits, so the copy is still a view the step takes; and a drag back moves it at once.
+  const middle = { x: box.x + box.width / 2, y: box.y + box.height / 2 }
+  await page.mouse.move(middle.x, middle.y)
+  await page.mouse.down()
+  await page.mouse.move(middle.x, middle.y + 400, { steps: 8 })
+  await page.mouse.up()
+  await page.keyboard.down('Control')
+  for (let i = 0; i < 4; i++) await page.mouse.wheel(0, 2000)
+  await page.keyboard.up('Control')
+  const far = await copied()
+  expect(
+    storyStepProblems(far, storyLimits(slice), null).map((problem) => problem.message),
+  ).toEqual([])
+  expect(far.view).toMatch(new RegExp(` ${slice.max_camera_orbit.split(' ')[2]}$`))
+  const atLimit = await stagePicture(page)
+  await page.mouse.move(middle.x, middle.y)
+  await page.mouse.down()
+  await page.mouse.move(middle.x, middle.y - 40, { steps: 4 })
+  await page.mouse.up()
+  await expect
+    .poll(async () => changedShare(atLimit, await stagePicture(page)), { timeout: 10_000 })
+    .toBeGreaterThan(0.002)
+
   // Back to the step's own view.
   await page.getByRole('button', { name: 'Back to the step’s view' }).click()
   expect((await copied()).view).toBe(step.view)

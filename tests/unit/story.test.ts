@@ -11,9 +11,12 @@ import {
   storyProgress,
   storyStepProblems,
   storyViewFields,
+  turnedPose,
+  type StoryEdit,
   type StoryFrame,
 } from '@rules/story'
 import { parseOrbit, parseVec3 } from '@rules/hotspots'
+import { resolveCamera } from '@rules/look'
 
 /**
  * A story told by scroll (rules/story.ts): the steps an editor writes, the pose the
@@ -142,6 +145,59 @@ describe('copy this view', () => {
         },
       ),
     )
+  })
+
+  it('keeps an editor’s turn inside the slice’s limits, so content:check takes the copied view, and a drag past a limit comes back at once', () => {
+    const limitFields = fc.record({
+      min_camera_orbit: fc.constantFrom('', 'auto 20deg 1.5m', '-60deg 30deg auto', 'auto auto 2m'),
+      max_camera_orbit: fc.constantFrom('', 'auto 100deg 6m', '60deg 120deg auto', 'auto auto 8m'),
+    })
+    const edit = fc.oneof(
+      fc.record({ type: fc.constant('rotate'), by: fc.double({ min: -4, max: 4, noNaN: true }) }),
+      fc.record({ type: fc.constant('tilt'), by: fc.double({ min: -4, max: 4, noNaN: true }) }),
+      fc.record({ type: fc.constant('zoom'), by: fc.double({ min: 0.2, max: 5, noNaN: true }) }),
+    )
+    fc.assert(
+      fc.property(
+        limitFields,
+        fc.double({ min: -50, max: 50, noNaN: true }),
+        fc.double({ min: 35, max: 95, noNaN: true }),
+        fc.double({ min: 2, max: 5, noNaN: true }),
+        fc.array(edit, { minLength: 1, maxLength: 12 }),
+        (fields, azimuth, polar, distance, edits) => {
+          const limits = resolveCamera(fields).limits
+          // A step's own view inside the limits, as content:check has it.
+          const pose = frame(azimuth, { polar: degrees(polar), distance })
+          let kept: StoryEdit = { azimuth: 0, polar: 0, scale: 1 }
+          for (const e of edits) {
+            const asked =
+              e.type === 'rotate'
+                ? { ...kept, azimuth: kept.azimuth + e.by }
+                : e.type === 'tilt'
+                  ? { ...kept, polar: kept.polar + e.by }
+                  : { ...kept, scale: kept.scale * e.by }
+            kept = turnedPose(pose, asked, limits).edit
+          }
+          const turned = turnedPose(pose, kept, limits).pose
+          const copied = storyViewFields(turned)
+          expect(storyStepProblems(copied, storyLimits(fields), null)).toEqual([])
+          // The kept edit is the one drawn: nothing piled up past a limit.
+          expect(turnedPose(pose, kept, limits).edit.polar).toBeCloseTo(kept.polar, 9)
+          expect(turnedPose(pose, kept, limits).edit.scale).toBeCloseTo(kept.scale, 9)
+        },
+      ),
+    )
+    // Tilted far past the top, then back a little: the stage moves back at once.
+    const limits = resolveCamera({ min_camera_orbit: 'auto 20deg auto' }).limits
+    const pose = frame(0)
+    const over = turnedPose(pose, { azimuth: 0, polar: -10, scale: 1 }, limits)
+    expect(over.pose.polar).toBeCloseTo(degrees(20), 9)
+    const back = turnedPose(pose, { ...over.edit, polar: over.edit.polar + 0.1 }, limits)
+    expect(back.pose.polar).toBeCloseTo(degrees(20) + 0.1, 9)
+    // No edit, no change, even for a pose past a limit.
+    expect(
+      turnedPose(frame(0, { polar: 0.05 }), { azimuth: 0, polar: 0, scale: 1 }, limits).pose,
+    ).toEqual(frame(0, { polar: 0.05 }))
   })
 
   it('writes the syntax of the steps’ own fields', () => {

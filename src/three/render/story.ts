@@ -26,10 +26,12 @@ import { chooseClip } from './scenes/model-animation'
 import {
   storyPose,
   storyViewFields,
+  turnedPose,
   type StoryFrame,
   type StoryKeyframe,
   type StoryPose,
 } from '@rules/story'
+import type { OrbitLimits } from '@rules/look'
 import type { SceneSlot } from '../protocol'
 
 /**
@@ -80,19 +82,6 @@ function showVariant(model: Object3D, name: string | null) {
 /** How many times the model's shape has changed: a mutable count, read each frame. */
 export type ShapeChanges = { count: number }
 
-/** An editor's turn: `pose` turned, tilted (never over a pole) and moved in or out. */
-function turned(
-  pose: StoryPose,
-  edit: { azimuth: number; polar: number; scale: number },
-): StoryPose {
-  return {
-    ...pose,
-    azimuth: pose.azimuth + edit.azimuth,
-    polar: Math.min(Math.PI - 0.01, Math.max(0.01, pose.polar + edit.polar)),
-    distance: pose.distance * edit.scale,
-  }
-}
-
 /**
  * Drives `model` and `camera` by the story's place (none: not a story). Runs before the slot's
  * view draws (priority 0 against its 1), and only when the place or the stage's shape changed.
@@ -115,11 +104,25 @@ export function useStory(
     url: string
     variants: Partial<VariantFunctions> | undefined
     variantNames: readonly string[]
+    /** The slice's limits, which an editor's turn keeps (`turnedPose`). */
+    limits: OrbitLimits
   },
 ): ShapeChanges {
   const { store, report } = useHost()
   const invalidate = useThree((s) => s.invalidate)
-  const { model, source, camera, orbit, radius, center, clips, url, variants, variantNames } = scene
+  const {
+    model,
+    source,
+    camera,
+    orbit,
+    radius,
+    center,
+    clips,
+    url,
+    variants,
+    variantNames,
+    limits,
+  } = scene
   // By value: the worker path receives a new copy of the spec with each description of the slots
   // (a slot scrolled into view and out), the same steps in another array.
   const stepsKey = keyframes ? JSON.stringify(keyframes) : ''
@@ -179,11 +182,15 @@ export function useStory(
     if (!steps?.length) return
     store.setCommand(slot.id, (command) => {
       const e = edit.current
+      const pose = scrolled.current
       if (command.type === 'read-view') {
         // The turn asked for last, drawn in the next frame or not.
-        const pose = scrolled.current
         if (pose)
-          report({ type: 'story-view', id: slot.id, fields: storyViewFields(turned(pose, e)) })
+          report({
+            type: 'story-view',
+            id: slot.id,
+            fields: storyViewFields(turnedPose(pose, e, limits).pose),
+          })
         return
       }
       if (command.type === 'rotate') {
@@ -192,11 +199,13 @@ export function useStory(
       } else if (command.type === 'zoom') e.scale *= command.factor
       else if (command.type === 'reset') Object.assign(e, { azimuth: 0, polar: 0, scale: 1 })
       else return
+      // Kept inside the limits now, not only when drawn: a drag past one does not pile up.
+      if (pose) Object.assign(e, turnedPose(pose, e, limits).edit)
       e.version++
       invalidate()
     })
     return () => store.setCommand(slot.id, null)
-  }, [steps, store, slot.id, report, invalidate])
+  }, [steps, store, slot.id, report, invalidate, limits])
 
   useFrame(() => {
     if (!steps?.length || !mixer) return
@@ -210,7 +219,7 @@ export function useStory(
     s.aspect = aspect
     s.edited = e.version
     scrolled.current = storyPose(storyFrames(steps, { radius, center }, aspect), place)
-    const pose = turned(scrolled.current, e)
+    const pose = turnedPose(scrolled.current, e, limits).pose
 
     if (camera.fov !== pose.fov) {
       camera.fov = pose.fov

@@ -223,6 +223,12 @@ function Model({
   })
   // The page offers a pause for what moves by itself: the turntable or auto-rotate, a clip.
   useReportMoves(slot, rotates || animated)
+  // The camera's settings (the story keeps an editor's turn inside its limits). By value: the
+  // worker path receives a new copy of the spec with each description, the same settings in
+  // another object.
+  const settingsKey = JSON.stringify(spec.camera)
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- `spec.camera` is read through its key
+  const settings = useMemo(() => spec.camera, [settingsKey])
   // A story: the camera, the clip, the finish and the exposure follow the visitor's scroll.
   const shape = useStory(slot, spec.kind === 'model' ? spec.story : undefined, {
     model,
@@ -235,6 +241,7 @@ function Model({
     url: spec.url,
     variants,
     variantNames,
+    limits: settings.limits,
   })
 
   // Frame the model as the editor asked (render/camera.ts): the lens, the target, the start, the
@@ -243,11 +250,6 @@ function Model({
   // again then would undo the visitor's turn.
   const firstSlot = useRef(slot)
   const slotId = slot.id
-  // By value: the worker path receives a new copy of the spec with each description, the same
-  // settings in another object.
-  const settingsKey = JSON.stringify(spec.camera)
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- `spec.camera` is read through its key
-  const settings = useMemo(() => spec.camera, [settingsKey])
   // A story frames its camera itself, every frame, from the scroll (render/story.ts): framed here
   // too, in an effect that may run after its first frame, it would show the slice's start instead
   // of the step the visitor is at.
