@@ -110,18 +110,32 @@ export type RendererInit = {
   base: string
 }
 
+/** The tone mapping a slot draws with: its look's (the procedural scenes keep ACES). */
+function slotToneMapping(store: SceneStore, id: string) {
+  const spec = store.get(id)?.spec
+  return toneMappingOf(spec && spec.kind !== 'procedural' ? spec.look.toneMapping : undefined)
+}
+
 /**
  * Compiles the view's shaders without stalling (KHR_parallel_shader_compile, through
  * `compileAsync`), then lets the view draw and marks the slot's scene as ready to be shown.
+ * Compiled with the tone mapping the slot draws with: a program is made for one tone mapping, and
+ * compiled with another (the renderer's last, R3F's ACES at first), each of the model's materials
+ * was compiled again, in the first frame, holding it.
  */
-function Ready({ id, ready }: { id: string; ready: Set<string> }) {
+function Ready({ id, ready, store }: { id: string; ready: Set<string>; store: SceneStore }) {
   const gl = useThree((s) => s.gl)
   const scene = useThree((s) => s.scene)
   const camera = useThree((s) => s.camera)
   const invalidate = useThree((s) => s.invalidate)
   useEffect(() => {
     let live = true
-    gl.compileAsync(scene, camera).then(() => {
+    const before = gl.toneMapping
+    gl.toneMapping = slotToneMapping(store, id)
+    // The programs are chosen in this call; only their compiling goes on after it.
+    const compiled = gl.compileAsync(scene, camera)
+    gl.toneMapping = before
+    void compiled.then(() => {
       if (!live) return
       ready.add(id)
       invalidate()
@@ -130,7 +144,7 @@ function Ready({ id, ready }: { id: string; ready: Set<string> }) {
       live = false
       ready.delete(id)
     }
-  }, [id, ready, invalidate, gl, scene, camera])
+  }, [id, ready, invalidate, gl, scene, camera, store])
   return null
 }
 
@@ -174,7 +188,7 @@ function ViewFrame({
     // The slot's tone mapping and exposure (a model's look; the procedural scenes keep ACES at 1).
     const spec = store.get(id)?.spec
     const look = spec && spec.kind !== 'procedural' ? spec.look : null
-    gl.toneMapping = toneMappingOf(look?.toneMapping)
+    gl.toneMapping = slotToneMapping(store, id)
     gl.toneMappingExposure = store.exposure(id) ?? look?.exposure ?? 1
     const autoClear = gl.autoClear
     gl.autoClear = false
@@ -231,7 +245,7 @@ function SlotView({
           ) : (
             <ModelScene slot={slot} spec={spec} />
           )}
-          <Ready id={slot.id} ready={ready} />
+          <Ready id={slot.id} ready={ready} store={store} />
         </Suspense>
       </Boundary>
     </>,
