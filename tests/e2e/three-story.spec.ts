@@ -265,11 +265,17 @@ test('in a preview, the draft story shows, and “copy this view” gives the ca
 
   // Tilted far over the top and moved far out (Ctrl and the wheel): the stage stops at the
   // slice's limits, so the copy is still a view the step takes; and a drag back moves it at once.
+  // Each drag starts sideways: a drag that starts up or down is the page's scroll.
   const middle = { x: box.x + box.width / 2, y: box.y + box.height / 2 }
+  const drag = async (dy: number) => {
+    await page.mouse.move(middle.x, middle.y)
+    await page.mouse.down()
+    await page.mouse.move(middle.x + 20, middle.y, { steps: 2 })
+    await page.mouse.move(middle.x + 20, middle.y + dy, { steps: 8 })
+    await page.mouse.up()
+  }
+  await drag(250)
   await page.mouse.move(middle.x, middle.y)
-  await page.mouse.down()
-  await page.mouse.move(middle.x, middle.y + 400, { steps: 8 })
-  await page.mouse.up()
   await page.keyboard.down('Control')
   for (let i = 0; i < 4; i++) await page.mouse.wheel(0, 2000)
   await page.keyboard.up('Control')
@@ -277,12 +283,11 @@ test('in a preview, the draft story shows, and “copy this view” gives the ca
   expect(
     storyStepProblems(far, storyLimits(slice), null).map((problem) => problem.message),
   ).toEqual([])
-  expect(far.view).toMatch(new RegExp(` ${slice.max_camera_orbit.split(' ')[2]}$`))
+  const [, minPolar] = slice.min_camera_orbit.split(' ')
+  const [, , maxDistance] = slice.max_camera_orbit.split(' ')
+  expect(far.view).toMatch(new RegExp(` ${minPolar} ${maxDistance}$`))
   const atLimit = await stagePicture(page)
-  await page.mouse.move(middle.x, middle.y)
-  await page.mouse.down()
-  await page.mouse.move(middle.x, middle.y - 40, { steps: 4 })
-  await page.mouse.up()
+  await drag(-40)
   await expect
     .poll(async () => changedShare(atLimit, await stagePicture(page)), { timeout: 10_000 })
     .toBeGreaterThan(0.002)
